@@ -1,0 +1,450 @@
+"""Settling a round: who pays whom, and why (RULES.md §4 "Who pays a win", §5).
+
+The replay turns a round log into a :class:`RoundRecord` — the kongs and wins in the
+order they happened, plus the end-of-round checks of a drawn round — and
+:func:`settle` turns that into a list of :class:`Payment` and the four seat totals::
+
+    >>> from xuezhan.rules import Rules
+    >>> win = WinEvent(index=40, seat=1, tile=4, discarder=3, fan=2, points=4,
+    ...                detail="清一色 2 = 2 fan → 4 × base", pattern="qing_yi_se",
+    ...                in_round=frozenset({0, 1, 2, 3}), group=40)
+    >>> result = settle(RoundRecord(dealer=0, events=(win,), drawn=False), Rules.preset("chengdu"))
+    >>> [(p.payer, p.payee, p.amount, p.reason) for p in result.payments]
+    [(3, 1, 4, 'win_discard')]
+    >>> result.deltas, result.next_dealer
+    ((0, 4, 0, -4), 1)
+
+The record is trusted: :func:`settle` does not re-check that a win is a winning hand
+or that an in-round set is right (the replay does). It only refuses records it cannot
+settle at all (a seat outside 0–3, a base below 1) with :class:`SettlementError`, and
+it never emits a payment of 0 or from a seat to itself.
+
+Decisions where RULES.md is silent are marked **choice** below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from xuezhan.errors import XuezhanError
+from xuezhan.rules import Rules
+from xuezhan.tiles import NUM_KINDS, TILES
+
+SEATS: tuple[int, ...] = (0, 1, 2, 3)
+
+#: the stable payment reason codes
+REASONS: tuple[str, ...] = (
+    "win_self_drawn", "win_discard", "win_rob_kong",
+    "kong_direct", "kong_added", "kong_concealed",
+    "call_transfer", "kong_refund",
+    "flower_pig", "ting_check", "price_difference", "tax_refund",
+)
+
+_KONG_ZH = {"direct": "直杠", "added": "补杠", "concealed": "暗杠"}
+
+
+class SettlementError(XuezhanError, ValueError):
+    """A round record that cannot be settled at all (a seat outside 0–3, a base below 1)."""
+
+
+# -- the record ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class KongEvent:
+    """A kong that happened (a robbed added kong is no KongEvent: it did not happen)."""
+
+    index: int
+    """Event index in the round's events (a locator)."""
+    seat: int
+    """The konger."""
+    kind: str
+    """``direct`` (直杠 on a discard), ``added`` (补杠) or ``concealed`` (暗杠)."""
+    tile: int
+    discarder: int | None
+    """Direct kongs: who discarded the tile."""
+    in_round: frozenset[int]
+    """Seats not yet won at that moment (includes the konger)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WinEvent:
+    """One win (胡). Several wins on one discard share ``group`` (一炮多响)."""
+
+    index: int
+    seat: int
+    tile: int
+    discarder: int | None
+    """None: self-drawn; for 抢杠 the robbed konger."""
+    fan: int
+    """Raw fan from the scorer (before the cap)."""
+    points: int
+    """Per payer for base 1 (already ``rules.points(fan)``)."""
+    detail: str
+    """Human-readable pattern + add-ons breakdown."""
+    pattern: str | None
+    in_round: frozenset[int]
+    """Seats not yet won just before this win (includes the winner; for several wins on one
+    discard, the same set for each of them)."""
+    group: int
+    """Index of the discard/kong/draw this win is on."""
+    rob_kong: bool = False
+    after_kong: KongEvent | None = None
+    """杠上花: the kong whose replacement tile this self-drawn win is."""
+    kong_before_discard: KongEvent | None = None
+    """杠上炮: the discarder's kong right before this won discard."""
+
+
+@dataclass(frozen=True, slots=True)
+class DrawCheck:
+    """One seat not yet won when the wall ran out (流局)."""
+
+    seat: int
+    flower_pig: bool
+    ready_fan: int | None
+    """查叫 value in fan (max over waits), or None if not ready."""
+    ready_fan_no_kong: int | None
+    """The same without the kong add-ons (for ``ting_check == "max_no_kong_fan"``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    dealer: int
+    events: tuple[KongEvent | WinEvent, ...]
+    """In the order they happened."""
+    drawn: bool
+    """The wall ran out with two or more seats not yet won: run the §5 checks."""
+    checks: tuple[DrawCheck, ...] = ()
+    base: int = 1
+    complete: bool = True
+    """False: the log stopped early — settle what happened, no draw checks, no next dealer."""
+
+
+# -- the result ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    payer: int
+    payee: int
+    amount: int
+    """Always > 0, already × base."""
+    reason: str
+    """One of :data:`REASONS`."""
+    detail: str
+    """A sentence a player can check."""
+    event: int | None = None
+    """Index of the event it comes from (None for end-of-round checks)."""
+
+    def to_json(self) -> dict[str, int | str]:
+        return {"payer": self.payer, "payee": self.payee, "amount": self.amount,
+                "reason": self.reason, "detail": self.detail}
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    payments: tuple[Payment, ...]
+    deltas: tuple[int, int, int, int]
+    """Each seat's total; they sum to zero."""
+    next_dealer: int | None
+    """None when the round is incomplete."""
+
+    def to_json(self) -> dict[str, object]:
+        return {"payments": [p.to_json() for p in self.payments],
+                "deltas": list(self.deltas), "next_dealer": self.next_dealer}
+
+
+# -- settling -----------------------------------------------------------------------
+
+
+def settle(record: RoundRecord, rules: Rules) -> Settlement:
+    """All payments of one round under ``rules``, in the order they arise.
+
+    Wins and kongs pay at the moment they happen, from players still in the round;
+    a drawn, complete round then runs 查花猪, 查叫 (with 补差价) and 退税, in that order.
+
+    :raises SettlementError: for a seat outside 0–3 or a base below 1.
+    """
+    _check_record(record)
+    run = _Run(record, rules)
+    for event in record.events:
+        if isinstance(event, KongEvent):
+            run.kong(event)
+        else:
+            run.win(event)
+    if record.drawn and record.complete:
+        run.draw_checks()
+    deltas = [0, 0, 0, 0]
+    for p in run.payments:
+        deltas[p.payer] -= p.amount
+        deltas[p.payee] += p.amount
+    return Settlement(payments=tuple(run.payments),
+                      deltas=(deltas[0], deltas[1], deltas[2], deltas[3]),
+                      next_dealer=next_dealer(record))
+
+
+def next_dealer(record: RoundRecord) -> int | None:
+    """Who deals next (RULES.md §2.1, seeds 001/004): the first winner; if that first win
+    was one of several on one discard (一炮多响, 抢杠 by two included), the discarder; no win:
+    the same dealer (荒庄不下庄); an incomplete round: None."""
+    if not record.complete:
+        return None
+    wins = [e for e in record.events if isinstance(e, WinEvent)]
+    if not wins:
+        return record.dealer
+    first = wins[0]
+    if first.discarder is not None and sum(w.group == first.group for w in wins) > 1:
+        return first.discarder
+    return first.seat
+
+
+# -- internals ----------------------------------------------------------------------
+
+
+@dataclass
+class _Run:
+    """The running state of one settlement: payments so far and the kong money each konger
+    still holds (kong index → [(payer, amount)], emptied by 呼叫转移 / refund)."""
+
+    record: RoundRecord
+    rules: Rules
+    payments: list[Payment] = field(default_factory=list)
+    held: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    kongs: dict[int, KongEvent] = field(default_factory=dict)
+    #: 杠上炮 transfers already worked out for a group of wins: group → amount each winner gets
+    transfers: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def base(self) -> int:
+        return self.record.base
+
+    def pay(self, payer: int, payee: int, amount: int, reason: str, detail: str,
+            event: int | None) -> None:
+        if amount > 0 and payer != payee:
+            self.payments.append(Payment(payer, payee, amount, reason, detail, event))
+
+    # kongs ----------------------------------------------------------------------
+
+    def kong(self, k: KongEvent) -> None:
+        unit = self.rules.kong_payments.get(k.kind, 0) * self.base
+        if k.kind == "direct":
+            payers: list[int] = [k.discarder] if k.discarder is not None else []
+        else:
+            payers = sorted(k.in_round - {k.seat})
+        # Players who already won pay nothing (seed 001 §五.3): only seats in the round pay.
+        payers = [s for s in payers if s in k.in_round and s != k.seat]
+        self.kongs[k.index] = k
+        self.held[k.index] = []
+        if unit <= 0:
+            return
+        for payer in payers:
+            what = f"{_seat(k.seat)}'s {_kong_name(k)} of {_tile(k.tile)}"
+            if k.kind == "direct":
+                why = f"{_seat(payer)} discarded the tile and pays {what}"
+            else:
+                why = f"{_seat(payer)}, still in the round, pays {what}"
+            self.pay(payer, k.seat, unit, f"kong_{k.kind}",
+                     f"{why}: {self.rules.kong_payments[k.kind]} × base {self.base} = {unit}.",
+                     k.index)
+            self.held[k.index].append((payer, unit))
+
+    # wins -----------------------------------------------------------------------
+
+    def win(self, w: WinEvent) -> None:
+        points = w.points * self.base
+        how = f"{w.detail} → {w.points} × base {self.base} = {points}"
+        gang_hua_payer = self._dian_gang_hua_payer(w)
+        if w.discarder is None and gang_hua_payer is None:
+            bonus = self.base if self.rules.self_draw_bonus == "plus_base" else 0
+            extra = f" + 1 base (自摸加底) = {points + bonus}" if bonus else ""
+            for payer in sorted(w.in_round - {w.seat}):
+                self.pay(payer, w.seat, points + bonus, "win_self_drawn",
+                         f"{_seat(w.seat)} self-draws {_tile(w.tile)}"
+                         f"{' on a kong replacement (杠上花)' if w.after_kong else ''}; "
+                         f"{_seat(payer)}, still in the round, pays: {how}{extra}.", w.index)
+            return
+        if gang_hua_payer is not None:
+            # 点杠花 (dian_gang_hua = discard, seed 004 和牌规则 3): a discard win, so no 自摸加底.
+            self.pay(gang_hua_payer, w.seat, points, "win_discard",
+                     f"{_seat(w.seat)} wins on the replacement tile {_tile(w.tile)} of a direct "
+                     f"kong (点杠花); {_seat(gang_hua_payer)} discarded the kong tile and pays as "
+                     f"for a discard: {how}.", w.index)
+            return
+        discarder = w.discarder
+        assert discarder is not None
+        if discarder not in w.in_round:
+            return  # the record says the discarder already won: nobody can pay (trusted input)
+        if w.rob_kong:
+            self.pay(discarder, w.seat, points, "win_rob_kong",
+                     f"{_seat(w.seat)} robs {_seat(discarder)}'s added kong of {_tile(w.tile)} "
+                     f"(抢杠); the konger pays as the discarder: {how}.", w.index)
+            # choice: robbing a kong is no 杠上炮 — no 呼叫转移 of the robbed konger's earlier
+            # kongs (seed 004 rule 4 speaks only of 杠後點炮); the robbed kong itself
+            # did not happen, so it earned nothing (RULES.md §4).
+            return
+        self.pay(discarder, w.seat, points, "win_discard",
+                 f"{_seat(w.seat)} wins on {_seat(discarder)}'s discard {_tile(w.tile)}"
+                 f"{' right after their kong (杠上炮)' if w.kong_before_discard else ''}; "
+                 f"only the discarder pays: {how}.", w.index)
+        if w.kong_before_discard is not None and w.kong_before_discard.seat == discarder:
+            self._kong_then_discard_won(w, w.kong_before_discard)
+
+    def _dian_gang_hua_payer(self, w: WinEvent) -> int | None:
+        k = w.after_kong
+        if (self.rules.dian_gang_hua != "discard" or w.discarder is not None or k is None
+                or k.kind != "direct" or k.discarder is None):
+            return None
+        # choice: if the kong-tile discarder has somehow left the round, it is an ordinary
+        # self-drawn win (a player who won pays for nothing later, seed 001 §五.3).
+        return k.discarder if k.discarder in w.in_round and k.discarder != w.seat else None
+
+    def _kong_then_discard_won(self, w: WinEvent, k: KongEvent) -> None:
+        """杠上炮 money: ``kong_then_discard_won`` keep / transfer_last / transfer_all / refund."""
+        policy = self.rules.kong_then_discard_won
+        konger = k.seat
+        if policy == "keep":
+            return
+        if policy == "refund":
+            # Once per kong, however many win on the discard: the income goes back to its
+            # payers (the winner gets back its own share too).
+            for payer, amount in self.held.get(k.index, []):
+                self.pay(konger, payer, amount, "kong_refund",
+                         f"{_seat(konger)} discarded {_tile(w.tile)} right after their "
+                         f"{_kong_name(k)} of {_tile(k.tile)} and it was won (杠上炮): the kong "
+                         f"money {_seat(payer)} paid ({amount}) goes back.", w.index)
+            self.held[k.index] = []
+            return
+        if w.group not in self.transfers:
+            # Worked out at the group's first win, from the money the konger still holds:
+            # transfer_last that kong's whole income, transfer_all every kong's income so far.
+            # Each winner of the group then receives the amount (seed 004 rule 4: "若杠后点炮
+            # 超过一响，点炮者要另赔出开杠所得的点数给所有被点者").
+            ids = [k.index] if policy == "transfer_last" else [
+                i for i, kk in self.kongs.items() if kk.seat == konger]
+            self.transfers[w.group] = sum(a for i in ids for _, a in self.held.get(i, []))
+            for i in ids:
+                self.held[i] = []
+        amount = self.transfers[w.group]
+        # choice: a kong that earned nothing (e.g. kong_payments 0) transfers nothing; no
+        # payment of 0 is listed.
+        scope = (f"the income of their {_kong_name(k)} of {_tile(k.tile)}"
+                 if policy == "transfer_last" else "all their kong income so far")
+        self.pay(konger, w.seat, amount, "call_transfer",
+                 f"呼叫转移: {_seat(konger)} kongs and then discards {_tile(w.tile)}, which "
+                 f"{_seat(w.seat)} wins on (杠上炮); {scope} ({amount}) goes to the winner.",
+                 w.index)
+
+    # end-of-round checks ----------------------------------------------------------
+
+    def draw_checks(self) -> None:
+        rules, base = self.rules, self.base
+        checks = _unique(self.record.checks)
+        penalty = rules.pig_penalty * base
+        # choice: with the flower-pig check off (penalty 0) nobody is a pig, so a seat the
+        # replay flagged as holding three suits is an ordinary unready seat in 查叫 — otherwise
+        # an `online`-style table with the pig check off would let a pig pay nothing at all.
+        pigs = {c.seat for c in checks if c.flower_pig} if penalty > 0 else set()
+        # A pig holds all three suits (or its void suit), so it cannot be ready; a ready_fan
+        # the record gives a flagged pig is ignored.
+        ready = {c.seat: self._ting_value(c) for c in checks
+                 if c.ready_fan is not None and c.seat not in pigs}
+        unready = [c.seat for c in checks if c.seat not in ready]
+
+        # 查花猪: each pig pays every non-pig (all_non_pigs: those who won too, seeds 001/004).
+        if penalty > 0:
+            if rules.flower_pig_payees == "all_non_pigs":
+                payees = [s for s in SEATS if s not in pigs]
+            else:
+                payees = [c.seat for c in checks if c.seat not in pigs]
+            for pig in sorted(pigs):
+                for payee in payees:
+                    self.pay(pig, payee, penalty, "flower_pig",
+                             f"查花猪: {_seat(pig)} is a flower pig at the draw and pays "
+                             f"{_seat(payee)} the penalty {rules.pig_penalty} × base {base} "
+                             f"= {penalty}.", None)
+
+        # 查叫: each unready seat pays each ready seat that seat's value.
+        if rules.ting_check != "off":
+            payers = [s for s in unready if s not in pigs or rules.pig_pays_ting_check]
+            for payer in payers:
+                for payee, (value, how) in sorted(ready.items()):
+                    self.pay(payer, payee, value * base, "ting_check",
+                             f"查叫: {_seat(payer)} is not ready at the draw and pays "
+                             f"{_seat(payee)}, ready for {how} → {value} × base {base} "
+                             f"= {value * base}.", None)
+            # 补差价 (seed 001 §四.9): part of the ting check.
+            if rules.price_difference:
+                for low, (low_value, _) in sorted(ready.items()):
+                    for high, (high_value, _) in sorted(ready.items()):
+                        diff = (high_value - low_value) * base
+                        self.pay(low, high, diff, "price_difference",
+                                 f"补差价: {_seat(low)} (ready, ×{low_value}) pays "
+                                 f"{_seat(high)} (ready, ×{high_value}) the difference "
+                                 f"{high_value - low_value} × base {base} = {diff}.", None)
+
+        # 退税 (seed 001 §四.10, seed 004 rule 5): every unready seat (pigs included) gives back
+        # the kong money it still holds. choice: it goes back to every seat that paid it, even
+        # one that has won since — the kong is void ("刮风下雨无效"), and it was paid while the
+        # payer was still in the round.
+        if rules.tax_refund:
+            for konger in unready:
+                for i, k in self.kongs.items():
+                    if k.seat != konger:
+                        continue
+                    for payer, amount in self.held[i]:
+                        self.pay(konger, payer, amount, "tax_refund",
+                                 f"退税: {_seat(konger)} is not ready at the draw and returns "
+                                 f"the {amount} {_seat(payer)} paid for their {_kong_name(k)} "
+                                 f"of {_tile(k.tile)}.", None)
+                    self.held[i] = []
+
+    def _ting_value(self, c: DrawCheck) -> tuple[int, str]:
+        """A ready seat's 查叫 value in points (base 1) and how it was reached."""
+        mode = self.rules.ting_check
+        if mode == "flat":
+            return 1, "a flat 1 point"
+        if mode == "max_no_kong_fan" and c.ready_fan_no_kong is not None:
+            fan = c.ready_fan_no_kong
+            return self.rules.points(fan), f"{fan} fan (without kong add-ons)"
+        assert c.ready_fan is not None
+        return self.rules.points(c.ready_fan), f"{c.ready_fan} fan"
+
+
+def _unique(checks: Iterable[DrawCheck]) -> list[DrawCheck]:
+    """One check per seat (the first), so that no seat can be both payer and payee."""
+    seen: dict[int, DrawCheck] = {}
+    for c in checks:
+        seen.setdefault(c.seat, c)
+    return list(seen.values())
+
+
+def _check_record(record: RoundRecord) -> None:
+    if isinstance(record.base, bool) or not isinstance(record.base, int) or record.base < 1:
+        raise SettlementError(f"base must be a whole number ≥ 1, not {record.base!r}")
+    seats: list[int] = [record.dealer]
+    for e in record.events:
+        seats.append(e.seat)
+        seats.extend(e.in_round)
+        if e.discarder is not None:
+            seats.append(e.discarder)
+        if isinstance(e, WinEvent):
+            seats.extend(k.seat for k in (e.after_kong, e.kong_before_discard) if k is not None)
+            if e.after_kong is not None and e.after_kong.discarder is not None:
+                seats.append(e.after_kong.discarder)
+    seats.extend(c.seat for c in record.checks)
+    bad = [s for s in seats if isinstance(s, bool) or not isinstance(s, int) or s not in SEATS]
+    if bad:
+        raise SettlementError(f"seat must be 0-3, not {bad[0]!r}")
+
+
+def _seat(seat: int) -> str:
+    return f"seat {seat}"
+
+
+def _tile(tile: int) -> str:
+    return str(TILES[tile]) if 0 <= tile < NUM_KINDS else f"tile {tile}"
+
+
+def _kong_name(k: KongEvent) -> str:
+    return f"{k.kind} kong ({_KONG_ZH.get(k.kind, k.kind)})"
