@@ -318,8 +318,8 @@ class _Run:
         if w.group not in self.transfers:
             # Worked out at the group's first win, from the money the konger still holds:
             # transfer_last that kong's whole income, transfer_all every kong's income so far.
-            # Each winner of the group then receives the amount (seed 004 rule 4: "若杠后点炮
-            # 超过一响，点炮者要另赔出开杠所得的点数给所有被点者").
+            # Each winner of the group then receives the amount (seed 004 rule 4: "若杠後點炮
+            # 超過一響，點炮者要另賠出開杠所得的點數給所有被點者").
             ids = [k.index] if policy == "transfer_last" else [
                 i for i, kk in self.kongs.items() if kk.seat == konger]
             self.transfers[w.group] = sum(a for i in ids for _, a in self.held.get(i, []))
@@ -386,7 +386,8 @@ class _Run:
         # 退税 (seed 001 §四.10, seed 004 rule 5): every unready seat (pigs included) gives back
         # the kong money it still holds. choice: it goes back to every seat that paid it, even
         # one that has won since — the kong is void ("刮风下雨无效"), and it was paid while the
-        # payer was still in the round.
+        # payer was still in the round. choice: 退税 is its own option, so it runs even with
+        # the ting check off (readiness still comes from the record).
         if rules.tax_refund:
             for konger in unready:
                 for i, k in self.kongs.items():

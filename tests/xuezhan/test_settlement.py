@@ -470,6 +470,14 @@ def test_tax_refund_returns_only_what_is_still_held_after_call_transfer() -> Non
     assert pays(result, "tax_refund") == [(2, 0, 1), (2, 3, 1)]
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+def test_tax_refund_runs_even_with_the_ting_check_off(preset: str) -> None:
+    result = settle(record(kong(1, 0, "added"), drawn=True, checks=(check(0), check(1, ready=0))),
+                    rules(preset, ting_check="off"))
+    assert pays(result) == [(1, 0, 1), (2, 0, 1), (3, 0, 1), (0, 1, 1), (0, 2, 1), (0, 3, 1)]
+    assert result.deltas == (0, 0, 0, 0)
+
+
 def test_tax_refund_of_a_direct_kong_goes_to_its_discarder() -> None:
     result = settle(record(kong(1, 0, "direct", discarder=3), drawn=True,
                            checks=(check(0), check(3, ready=0))), rules("chengdu"))
