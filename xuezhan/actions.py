@@ -1,0 +1,134 @@
+"""The events of a round as small value objects, and their FORMAT.md v1 JSON form.
+
+>>> action_from_json({"type": "discard", "actor": 0, "tile": "9s"})
+Discard(actor=0, tile=Tile.parse('9s'))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from xuezhan.errors import LogFormatError
+from xuezhan.tiles import SUIT_LETTERS, Tile, parse_tiles
+
+GANG_KINDS = ("ming", "jia", "an")
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """换三张: the die and the three tiles each seat gives (and, optionally, receives)."""
+
+    type: ClassVar[str] = "exchange"
+    die: int
+    give: tuple[tuple[Tile, ...], ...]
+    receive: tuple[tuple[Tile, ...], ...] | None = None
+    actor: ClassVar[None] = None
+
+
+@dataclass(frozen=True, slots=True)
+class DingQue:
+    """定缺: the void suit of each seat (0 m, 1 p, 2 s)."""
+
+    type: ClassVar[str] = "dingque"
+    suits: tuple[int, ...]
+    actor: ClassVar[None] = None
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    type: ClassVar[str] = "draw"
+    actor: int
+    tile: Tile
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    type: ClassVar[str] = "discard"
+    actor: int
+    tile: Tile
+
+
+@dataclass(frozen=True, slots=True)
+class Peng:
+    """碰: ``actor`` claims ``tile`` discarded by ``target``."""
+
+    type: ClassVar[str] = "peng"
+    actor: int
+    target: int
+    tile: Tile
+
+
+@dataclass(frozen=True, slots=True)
+class Gang:
+    """杠: ``ming`` direct on ``target``'s discard, ``jia`` added to a peng, ``an`` concealed."""
+
+    type: ClassVar[str] = "gang"
+    actor: int
+    kind: str
+    tile: Tile
+    target: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Hu:
+    """胡: ``target`` is the discarder (or the robbed konger); None when self-drawn."""
+
+    type: ClassVar[str] = "hu"
+    actor: int
+    tile: Tile
+    target: int | None = None
+
+
+Action = Exchange | DingQue | Draw | Discard | Peng | Gang | Hu
+
+
+def action_from_json(obj: dict[str, Any]) -> Action:
+    """Read one event of a schema-valid document.
+
+    :raises LogFormatError: when a field does not have the expected shape.
+    """
+    try:
+        kind = obj["type"]
+        if kind == "draw":
+            return Draw(obj["actor"], Tile.parse(obj["tile"]))
+        if kind == "discard":
+            return Discard(obj["actor"], Tile.parse(obj["tile"]))
+        if kind == "peng":
+            return Peng(obj["actor"], obj["target"], Tile.parse(obj["tile"]))
+        if kind == "gang":
+            return Gang(obj["actor"], obj["kind"], Tile.parse(obj["tile"]), obj.get("target"))
+        if kind == "hu":
+            return Hu(obj["actor"], Tile.parse(obj["tile"]), obj.get("target"))
+        if kind == "exchange":
+            receive = obj.get("receive")
+            return Exchange(
+                obj["die"],
+                tuple(tuple(parse_tiles(g)) for g in obj["give"]),
+                None if receive is None else tuple(tuple(parse_tiles(g)) for g in receive),
+            )
+        if kind == "dingque":
+            return DingQue(tuple(SUIT_LETTERS.index(s) for s in obj["suits"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise LogFormatError(f"malformed {obj.get('type', 'event')!s} event: {exc}") from None
+    raise LogFormatError(f"unknown event type {kind!r}")
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """The FORMAT.md v1 form of an action."""
+    if isinstance(action, Exchange):
+        out: dict[str, Any] = {"type": "exchange", "die": action.die,
+                               "give": [[str(t) for t in g] for g in action.give]}
+        if action.receive is not None:
+            out["receive"] = [[str(t) for t in g] for g in action.receive]
+        return out
+    if isinstance(action, DingQue):
+        return {"type": "dingque", "suits": [SUIT_LETTERS[s] for s in action.suits]}
+    out = {"type": action.type, "actor": action.actor}
+    if isinstance(action, Gang):
+        out["kind"] = action.kind
+    if isinstance(action, Peng | Gang | Hu) and action.target is not None:
+        out["target"] = action.target
+    out["tile"] = str(action.tile)
+    return out
+
