@@ -1,0 +1,34 @@
+# ruff: noqa: RUF012  (Django and DRF declare options as mutable class attributes)
+from django.contrib import admin
+
+from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
+
+
+class ViolationInline(admin.TabularInline):
+    model = Violation
+    extra = 0
+    can_delete = False
+
+
+@admin.register(Verification)
+class VerificationAdmin(admin.ModelAdmin):
+    list_display = ["match", "legal", "engine_version", "verified_at"]
+    list_filter = ["legal", "engine_version"]
+    inlines = [ViolationInline]
+
+
+@admin.register(RoundSettlement)
+class RoundSettlementAdmin(admin.ModelAdmin):
+    list_display = ["round", "incomplete", "next_dealer"]
+
+
+@admin.register(Payment)
+class PaymentAdmin(admin.ModelAdmin):
+    list_display = ["round", "ordinal", "payer", "payee", "amount", "reason"]
+    list_filter = ["reason"]
+
+
+@admin.register(SeatResult)
+class SeatResultAdmin(admin.ModelAdmin):
+    list_display = ["round", "seat", "player", "won", "pattern", "fan", "delta"]
+    list_filter = ["won", "flower_pig"]

@@ -1,0 +1,50 @@
+"""Reads of verification results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from analysis.models import Payment, SeatResult, Violation
+from records.models import Club, Match, Round, Seat
+
+
+def rounds_with_settlement(match: Match) -> QuerySet[Round]:
+    return rounds_with_settlement_all().filter(match=match)
+
+
+def club_matches_with_results(club: Club) -> QuerySet[Match]:
+    """A club's matches with everything the detail view shows, in few queries."""
+    return (
+        Match.objects.filter(club=club)
+        .defer("raw")
+        .select_related("uploaded_by", "verification")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player")),
+            Prefetch("verification__violations", queryset=Violation.objects.order_by("ordinal")),
+            Prefetch("rounds", queryset=rounds_with_settlement_all()),
+        )
+    )
+
+
+def rounds_with_settlement_all() -> QuerySet[Round]:
+    return (
+        Round.objects.select_related("settlement")
+        .prefetch_related(
+            Prefetch("payments", queryset=Payment.objects.order_by("ordinal")),
+            Prefetch("seat_results", queryset=SeatResult.objects.select_related("player")),
+        )
+        .order_by("index")
+    )
+
+
+def replay_frames(match: Match, round_index: int) -> list[dict[str, Any]]:
+    """The table after each event of one round, for a viewer.
+
+    :raises xuezhan.errors.XuezhanError: for a round the engine cannot replay.
+    """
+    from xuezhan.replay import replay_frames as engine_replay_frames
+
+    frames: list[dict[str, Any]] = engine_replay_frames(match.document, round_index)
+    return frames

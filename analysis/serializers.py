@@ -1,0 +1,97 @@
+"""API shapes of verification results and settlements."""
+# ruff: noqa: RUF012  (Django and DRF declare options as mutable class attributes)
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
+from records.models import Match, Round
+from records.serializers import MatchSerializer
+
+
+class ViolationSerializer(serializers.ModelSerializer[Violation]):
+    class Meta:
+        model = Violation
+        fields = ["round_index", "event_index", "seat", "code", "message"]
+
+
+class VerificationSerializer(serializers.ModelSerializer[Verification]):
+    violations = ViolationSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Verification
+        fields = ["legal", "engine_version", "verified_at", "ruleset", "totals", "violations"]
+
+
+class PaymentSerializer(serializers.ModelSerializer[Payment]):
+    class Meta:
+        model = Payment
+        fields = ["payer", "payee", "amount", "reason", "detail"]
+
+
+class SeatResultSerializer(serializers.ModelSerializer[SeatResult]):
+    handle = serializers.CharField(source="player.handle", read_only=True)
+
+    class Meta:
+        model = SeatResult
+        fields = [
+            "seat", "player", "handle", "won", "win_order", "self_drawn", "discarder", "pattern",
+            "fan", "points", "delta", "kong_income", "ready", "flower_pig", "ting_paid",
+            "ting_received", "refunded", "transferred",
+        ]  # fmt: skip
+
+
+class RoundSettlementSerializer(serializers.ModelSerializer[RoundSettlement]):
+    class Meta:
+        model = RoundSettlement
+        fields = ["incomplete", "next_dealer", "deltas"]
+
+
+class RoundSerializer(serializers.ModelSerializer[Round]):
+    """A round with its settlement: payment lines and per-seat facts (empty until verified)."""
+
+    settlement = RoundSettlementSerializer(read_only=True, allow_null=True, default=None)
+    payments = PaymentSerializer(many=True, read_only=True)
+    seats = SeatResultSerializer(source="seat_results", many=True, read_only=True)
+
+    class Meta:
+        model = Round
+        fields = ["index", "dealer", "event_count", "settlement", "payments", "seats"]
+
+
+class MatchDetailSerializer(MatchSerializer):
+    """A match with its resolved ruleset, the verification report and the settlement."""
+
+    verification = VerificationSerializer(read_only=True, allow_null=True, default=None)
+    rounds = RoundSerializer(many=True, read_only=True)
+
+    class Meta(MatchSerializer.Meta):
+        fields = [*MatchSerializer.Meta.fields, "ruleset", "verification", "rounds"]
+        read_only_fields = fields
+
+
+class FrameSerializer(serializers.Serializer[Any]):
+    """The table after one event (the first frame is the deal, ``event`` null)."""
+
+    event = serializers.IntegerField(allow_null=True)
+    action = serializers.DictField(allow_null=True)
+    hands = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    melds = serializers.ListField(child=serializers.ListField(child=serializers.DictField()))
+    discards = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    wall_remaining = serializers.IntegerField()
+    won = serializers.ListField(child=serializers.BooleanField())
+    scores = serializers.ListField(child=serializers.IntegerField())
+
+
+class ReplaySerializer(serializers.Serializer[Any]):
+    match = serializers.IntegerField()
+    round = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.CharField())
+    frames = FrameSerializer(many=True)
+
+
+def match_detail_data(match: Match) -> dict[str, Any]:
+    return dict(MatchDetailSerializer(match).data)

@@ -1,0 +1,184 @@
+"""Verification: replay a match with the engine and write every result, in one transaction.
+
+This module is the only place that turns engine output into rows. Tasks and commands
+call it with ids; it never enqueues anything itself.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import InterfaceError, OperationalError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+import xuezhan
+from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
+from records.models import Match, Round, Seat
+
+
+def claim_match(*, match_id: int) -> bool:
+    """Mark a pending match ``verifying`` and count the attempt; False if it is not pending.
+
+    A match already ``verifying`` can be claimed again: its message was redelivered
+    because the worker that had it died.
+    """
+    claimed = Match.objects.filter(pk=match_id, status__in=Match.PENDING).update(
+        status=Match.Status.VERIFYING,
+        attempts=F("attempts") + 1,
+        status_changed_at=timezone.now(),
+    )
+    return claimed == 1
+
+
+def verify_match(*, match_id: int, force: bool = False) -> Match:
+    """Replay the match's document and store the verdict, violations and settlement.
+
+    Idempotent: a match already verified (or illegal, or failed) is left alone unless
+    ``force``; a forced run replaces every derived row, so running it twice changes nothing.
+    The match row stays locked for the whole run, so two workers never interleave.
+    """
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if match.is_terminal and not force:
+            return match
+        _clear_results(match)
+        try:
+            report = _engine_report(match.document)
+            with transaction.atomic():  # a savepoint: rows the database refuses are an error too
+                _write_results(match, report)
+        except (OperationalError, InterfaceError):
+            raise  # the database is away: the task retries with backoff
+        except Exception as exc:  # an engine bug or refused rows must not loop: record it
+            match.status = Match.Status.FAILED
+            match.last_error = f"{type(exc).__name__}: {exc}"[:2000]
+        else:
+            match.status = Match.Status.VERIFIED if report["legal"] else Match.Status.ILLEGAL
+            match.last_error = ""
+        match.status_changed_at = timezone.now()
+        match.save(update_fields=["status", "last_error", "status_changed_at"])
+    return match
+
+
+def reverify_match(*, match_id: int) -> Match:
+    """Verify again now (e.g. after an engine upgrade), whatever the match's status."""
+    Match.objects.filter(pk=match_id).update(
+        status=Match.Status.VERIFYING,
+        attempts=F("attempts") + 1,
+        status_changed_at=timezone.now(),
+    )
+    return verify_match(match_id=match_id, force=True)
+
+
+def requeue_match(*, match: Match) -> Match:
+    """Put a match back in the queue; the caller enqueues the task after commit."""
+    match.status = Match.Status.QUEUED
+    match.status_changed_at = timezone.now()
+    match.save(update_fields=["status", "status_changed_at"])
+    return match
+
+
+def sweep_stuck_matches(*, now: datetime | None = None) -> list[int]:
+    """Re-queue matches stuck in queued/verifying; give up on those tried too often.
+
+    Returns the ids to enqueue again (the caller enqueues them). A match is stuck when its
+    status has not changed for VERIFY_STUCK_AFTER_SECONDS: its message was lost (broker
+    down at enqueue time) or its worker died and the broker did not redeliver.
+    """
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.VERIFY_STUCK_AFTER_SECONDS)
+    stuck = Match.objects.filter(status__in=Match.PENDING, status_changed_at__lt=cutoff)
+    limit = settings.VERIFY_MAX_ATTEMPTS
+    with transaction.atomic():
+        stuck.filter(attempts__gte=limit).update(
+            status=Match.Status.FAILED,
+            last_error=f"gave up after {limit} attempts",
+            status_changed_at=now,
+        )
+        ids = list(stuck.filter(attempts__lt=limit).order_by("pk").values_list("pk", flat=True))
+        Match.objects.filter(pk__in=ids).update(status=Match.Status.QUEUED, status_changed_at=now)
+    return ids
+
+
+def _engine_report(document: Any) -> dict[str, Any]:
+    from xuezhan.replay import verify_document
+
+    report: dict[str, Any] = verify_document(document).to_dict()
+    return report
+
+
+def _clear_results(match: Match) -> None:
+    Verification.objects.filter(match=match).delete()
+    RoundSettlement.objects.filter(round__match=match).delete()
+    Payment.objects.filter(round__match=match).delete()
+    SeatResult.objects.filter(round__match=match).delete()
+
+
+def _write_results(match: Match, report: dict[str, Any]) -> None:
+    verification = Verification.objects.create(
+        match=match,
+        legal=report["legal"],
+        engine_version=xuezhan.__version__,
+        verified_at=timezone.now(),
+        ruleset=report["ruleset"],
+        totals=report["totals"],
+        report=report,
+    )
+    Violation.objects.bulk_create(
+        Violation(
+            verification=verification,
+            ordinal=ordinal,
+            round_index=v.get("round"),
+            event_index=v.get("event"),
+            seat=v.get("seat"),
+            code=v["code"],
+            message=v["message"],
+        )
+        for ordinal, v in enumerate(report["violations"])
+    )
+    rounds = {r.index: r for r in Round.objects.filter(match=match)}
+    players = dict(Seat.objects.filter(match=match).values_list("seat", "player_id"))
+    settlements, payments, seat_results = [], [], []
+    for index, result in enumerate(report["rounds"]):
+        round_ = rounds.get(index)
+        if round_ is None:
+            continue
+        settlements.append(
+            RoundSettlement(
+                round=round_,
+                incomplete=result["incomplete"],
+                next_dealer=result["next_dealer"],
+                deltas=result["deltas"],
+            )
+        )
+        payments.extend(
+            Payment(
+                round=round_,
+                ordinal=ordinal,
+                payer=p["payer"],
+                payee=p["payee"],
+                amount=p["amount"],
+                reason=p["reason"],
+                detail=p.get("detail", ""),
+            )
+            for ordinal, p in enumerate(result["payments"])
+        )
+        seat_results.extend(
+            SeatResult(round=round_, player_id=players[s["seat"]], **_seat_facts(s))
+            for s in result["seats"]
+        )
+    RoundSettlement.objects.bulk_create(settlements)
+    Payment.objects.bulk_create(payments)
+    SeatResult.objects.bulk_create(seat_results)
+
+
+_SEAT_FIELDS = (
+    "seat", "won", "win_order", "self_drawn", "discarder", "pattern", "fan", "points", "delta",
+    "kong_income", "ready", "flower_pig", "ting_paid", "ting_received", "refunded", "transferred",
+)  # fmt: skip
+
+
+def _seat_facts(seat: dict[str, Any]) -> dict[str, Any]:
+    return {name: seat[name] for name in _SEAT_FIELDS}

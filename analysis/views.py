@@ -1,0 +1,115 @@
+"""The analysis API: match detail with verification and settlement, rounds, replay frames."""
+# ruff: noqa: RUF012  (Django and DRF declare options as mutable class attributes)
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import Http404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from analysis import selectors, services
+from analysis.serializers import MatchDetailSerializer, ReplaySerializer, RoundSerializer
+from analysis.tasks import verify_match
+from records.models import Match, Membership, Round
+from records.permissions import ClubMixin
+from records.serializers import MatchSerializer
+from xuezhan.errors import XuezhanError
+
+
+class MatchDetail(ClubMixin, generics.RetrieveDestroyAPIView[Match]):
+    """A match: status, verification report (violations with locators) and settlement."""
+
+    queryset = Match.objects.none()  # for the schema; get_queryset() scopes it
+    serializer_class = MatchDetailSerializer
+    roles = {"DELETE": Membership.Role.ADMIN}
+    lookup_url_kwarg = "match_id"
+
+    def get_queryset(self) -> QuerySet[Match]:
+        return selectors.club_matches_with_results(self.club)
+
+
+class MatchReverify(ClubMixin, generics.GenericAPIView[Match]):
+    """Queue the match for verification again (admins), e.g. after an engine upgrade."""
+
+    queryset = Match.objects.none()  # for the schema; get_queryset() scopes it
+    serializer_class = MatchSerializer
+    roles = {"POST": Membership.Role.ADMIN}
+    lookup_url_kwarg = "match_id"
+
+    def get_queryset(self) -> QuerySet[Match]:
+        return Match.objects.filter(club=self.club).defer("raw", "document")
+
+    @extend_schema(request=None, responses={202: MatchSerializer})
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        match = services.requeue_match(match=self.get_object())
+        verify_match.delay_on_commit(match.pk)
+        match.refresh_from_db()
+        return Response(MatchSerializer(match).data, status=status.HTTP_202_ACCEPTED)
+
+
+class RoundMixin(ClubMixin):
+    def match(self) -> Match:
+        match = Match.objects.filter(club=self.club, pk=self.kwargs["match_id"]).first()
+        if match is None:
+            raise Http404("No such match.")
+        return match
+
+
+class RoundList(RoundMixin, generics.ListAPIView[Round]):
+    """The rounds of a match, each with its payment lines and per-seat facts."""
+
+    queryset = Round.objects.none()  # for the schema; get_queryset() scopes it
+    serializer_class = RoundSerializer
+
+    def get_queryset(self) -> QuerySet[Round]:
+        return selectors.rounds_with_settlement(self.match())
+
+
+class RoundDetail(RoundMixin, generics.RetrieveAPIView[Round]):
+    """One round (by its index in the match, from 0) with its settlement."""
+
+    queryset = Round.objects.none()  # for the schema; get_queryset() scopes it
+    serializer_class = RoundSerializer
+    lookup_field = "index"
+    lookup_url_kwarg = "index"
+
+    def get_queryset(self) -> QuerySet[Round]:
+        return selectors.rounds_with_settlement(self.match())
+
+
+class RoundReplay(RoundMixin, generics.GenericAPIView[Round]):
+    """The table after each event of a round: hands, melds, discards, wall count, scores."""
+
+    queryset = Round.objects.none()  # for the schema; get_queryset() scopes it
+    serializer_class = ReplaySerializer
+
+    def get_queryset(self) -> QuerySet[Round]:
+        return Round.objects.filter(match__club=self.club)
+
+    @extend_schema(
+        responses={
+            200: ReplaySerializer,
+            404: OpenApiResponse(description="No such round"),
+            422: OpenApiResponse(description="The engine cannot replay this round"),
+        }
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        match = self.match()
+        index = int(self.kwargs["index"])
+        if not match.rounds.filter(index=index).exists():
+            raise Http404("No such round.")
+        try:
+            frames = selectors.replay_frames(match, index)
+        except XuezhanError as exc:
+            return Response(
+                {"type": "replay_failed", "detail": str(exc)},
+                status=status.HTTP_422_UNPROCESSABLE_ENTITY,
+            )
+        players = [seat.player.handle for seat in match.seats.select_related("player")]
+        data = {"match": match.pk, "round": index, "players": players, "frames": frames}
+        return Response(ReplaySerializer(data).data)

@@ -1,0 +1,53 @@
+"""Errors answered as JSON: the API never lets a client's mistake become a 500."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, JsonResponse
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class DocumentError(Exception):
+    """An upload that is not a valid document. ``errors`` lists ``{"path", "message"}``."""
+
+    def __init__(self, kind: str, detail: str, errors: list[dict[str, str]]) -> None:
+        super().__init__(detail)
+        self.kind = kind
+        self.detail = detail
+        self.errors = errors
+
+    def as_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "detail": self.detail, "errors": self.errors}
+
+
+class UploadTooLarge(Exception):
+    """A body or file over UPLOAD_MAX_BYTES."""
+
+    def as_json(self) -> dict[str, Any]:
+        return too_large_json()
+
+
+def too_large_json() -> dict[str, Any]:
+    limit = settings.UPLOAD_MAX_BYTES
+    return {
+        "type": "payload_too_large",
+        "detail": f"The request body is larger than the limit of {limit} bytes.",
+        "limit": limit,
+    }
+
+
+def too_large_response(request: HttpRequest) -> JsonResponse:
+    return JsonResponse(too_large_json(), status=413)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's handler, plus: an oversized body is a 413 with a JSON body, not Django's HTML 400."""
+    if isinstance(exc, RequestDataTooBig | UploadTooLarge):
+        return Response(too_large_json(), status=413)
+    if isinstance(exc, DocumentError):
+        return Response(exc.as_json(), status=400)
+    return drf_exception_handler(exc, context)

@@ -1,0 +1,39 @@
+"""Refuse oversized bodies before anything reads them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse
+
+from records.errors import too_large_response
+
+# A multipart upload of a document at the limit carries some framing on top.
+MULTIPART_SLACK = 64 * 1024
+
+
+class UploadLimitMiddleware:
+    """Answer 413 (JSON) to a request whose Content-Length exceeds the upload limit.
+
+    Django itself would raise RequestDataTooBig only when the body is read, and turn it into
+    an HTML 400; multipart file parts are not counted by Django at all.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > settings.UPLOAD_MAX_BYTES + MULTIPART_SLACK:
+            return too_large_response(request)
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        if isinstance(exc, RequestDataTooBig):
+            return too_large_response(request)
+        return None

@@ -1,0 +1,193 @@
+"""What was uploaded: facts as the clubs recorded them, never derived numbers."""
+# ruff: noqa: RUF012  (Django and DRF declare options as mutable class attributes)
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Club(models.Model):
+    """A club: the unit of membership; every match belongs to one."""
+
+    name = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """A user's role in a club. Roles are ordered: owner > admin > member."""
+
+    class Role(models.TextChoices):
+        OWNER = "owner", "Owner"
+        ADMIN = "admin", "Admin"
+        MEMBER = "member", "Member"
+
+    RANK = {Role.MEMBER: 1, Role.ADMIN: 2, Role.OWNER: 3}
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_unique_user"),
+            models.CheckConstraint(
+                condition=Q(role__in=["owner", "admin", "member"]), name="membership_role_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.club} ({self.role})"
+
+    def has_role(self, role: str) -> bool:
+        """At least ``role``: an owner is also an admin and a member."""
+        return self.RANK[Membership.Role(self.role)] >= self.RANK[Membership.Role(role)]
+
+
+class Player(models.Model):
+    """A club-local handle as it appears in the documents, optionally linked to a user."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    handle = models.CharField(max_length=64)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club_id", "handle"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "handle"], name="player_unique_handle"),
+            models.UniqueConstraint(
+                fields=["club", "user"], condition=Q(user__isnull=False), name="player_unique_user"
+            ),
+            models.CheckConstraint(condition=~Q(handle=""), name="player_handle_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.handle
+
+
+class Match(models.Model):
+    """One uploaded document: the bytes kept verbatim, the parsed form, its state of verification.
+
+    Status moves ``queued → verifying → verified | illegal | failed``; ``verified`` and
+    ``illegal`` are the engine's verdicts, ``failed`` means the engine could not run.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        VERIFYING = "verifying", "Verifying"
+        VERIFIED = "verified", "Verified"
+        ILLEGAL = "illegal", "Illegal"
+        FAILED = "failed", "Failed"
+
+    TERMINAL = (Status.VERIFIED, Status.ILLEGAL, Status.FAILED)
+    PENDING = (Status.QUEUED, Status.VERIFYING)
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="matches")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="uploaded_matches",
+    )
+    raw = models.BinaryField(help_text="The uploaded bytes, verbatim.")
+    raw_sha256 = models.CharField(max_length=64)
+    document = models.JSONField(help_text="The parsed document.")
+    content_sha256 = models.CharField(
+        max_length=64, help_text="SHA-256 of the canonical form (sorted keys, compact, UTF-8)."
+    )
+    source_match_id = models.CharField(
+        max_length=128, null=True, blank=True, help_text="The source's own match_id."
+    )
+    ruleset = models.JSONField(help_text="The resolved ruleset: every option.")
+    ruleset_name = models.CharField(max_length=64, help_text="The preset the ruleset builds on.")
+    played_at = models.DateTimeField(null=True, blank=True)
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    status_changed_at = models.DateTimeField(auto_now_add=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["-uploaded_at", "-id"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "content_sha256"], name="match_unique_content_per_club"
+            ),
+            models.UniqueConstraint(
+                fields=["club", "source_match_id"],
+                condition=Q(source_match_id__isnull=False),
+                name="match_unique_source_id_per_club",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["queued", "verifying", "verified", "illegal", "failed"]),
+                name="match_status_valid",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["club", "played_at"], name="match_club_played"),
+            models.Index(fields=["status", "status_changed_at"], name="match_status_changed"),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.status})"
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.status in self.TERMINAL
+
+
+class Round(models.Model):
+    """One round of a match, as recorded (index counts from 0 in document order)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
+    index = models.PositiveSmallIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    event_count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["match_id", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="round_unique_index"),
+            models.CheckConstraint(condition=Q(dealer__lte=3), name="round_dealer_is_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.index} of match {self.match_id}"
+
+
+class Seat(models.Model):
+    """Which player sat where in a match (seat 0–3 in turn order, fixed for the match)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="seats")
+
+    class Meta:
+        ordering = ["match_id", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="seat_unique_seat"),
+            models.UniqueConstraint(fields=["match", "player"], name="seat_unique_player"),
+            models.CheckConstraint(condition=Q(seat__lte=3), name="seat_in_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at seat {self.seat} of match {self.match_id}"

@@ -1,0 +1,212 @@
+"""Writes to the records: clubs, memberships, players, and match uploads.
+
+Services never enqueue tasks; the views and commands that call them do, after commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+
+from records import selectors
+from records.errors import DocumentError, UploadTooLarge
+from records.models import Club, Match, Membership, Player, Round, Seat
+from records.parsers import JSONError, loads_strict
+from xuezhan.errors import XuezhanError
+from xuezhan.rules import Rules
+from xuezhan.schema import canonical_bytes, validate_document
+
+
+class RoleError(Exception):
+    """A membership change that would break the club (e.g. removing its last owner)."""
+
+
+# -- clubs and members ---------------------------------------------------------------
+
+
+@transaction.atomic
+def create_club(*, name: str, owner: AbstractBaseUser) -> Club:
+    club = Club.objects.create(name=name)
+    Membership.objects.create(club=club, user=owner, role=Membership.Role.OWNER)
+    return club
+
+
+def add_member(*, club: Club, user: AbstractBaseUser, role: str) -> Membership:
+    membership, _ = Membership.objects.get_or_create(club=club, user=user, defaults={"role": role})
+    if membership.role != role:
+        membership = change_role(membership=membership, role=role)
+    return membership
+
+
+@transaction.atomic
+def change_role(*, membership: Membership, role: str) -> Membership:
+    if membership.role == Membership.Role.OWNER and role != Membership.Role.OWNER:
+        _keep_an_owner(membership)
+    membership.role = role
+    membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def remove_member(*, membership: Membership) -> None:
+    if membership.role == Membership.Role.OWNER:
+        _keep_an_owner(membership)
+    membership.delete()
+
+
+def _keep_an_owner(leaving: Membership) -> None:
+    # Lock the club's owner rows so that two admins cannot demote the last two owners at once.
+    owners = list(
+        Membership.objects.select_for_update()
+        .filter(club_id=leaving.club_id, role=Membership.Role.OWNER)
+        .order_by("pk")
+    )
+    if [m.pk for m in owners] == [leaving.pk]:
+        raise RoleError("a club must keep at least one owner")
+
+
+def create_player(*, club: Club, handle: str, user: AbstractBaseUser | None = None) -> Player:
+    return Player.objects.create(club=club, handle=handle, user=user)
+
+
+def link_player(*, player: Player, user: AbstractBaseUser | None) -> Player:
+    player.user = user
+    player.save(update_fields=["user"])
+    return player
+
+
+# -- uploads -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Upload:
+    """The outcome of an upload: the match, and whether this call created it."""
+
+    match: Match
+    created: bool
+
+
+def parse_document(raw: bytes) -> Any:
+    """Strict JSON from the uploaded bytes.
+
+    :raises UploadTooLarge: over UPLOAD_MAX_BYTES.
+    :raises DocumentError: not strict JSON (``type`` ``invalid_json``).
+    """
+    if len(raw) > settings.UPLOAD_MAX_BYTES:
+        raise UploadTooLarge()
+    try:
+        return loads_strict(raw)
+    except JSONError as exc:
+        raise DocumentError(
+            "invalid_json", "The body is not valid JSON.", [{"path": "$", "message": str(exc)}]
+        ) from None
+
+
+def check_document(doc: Any) -> tuple[Rules, datetime | None]:
+    """Everything checked before a document is stored: the schema, the ruleset, the seating.
+
+    :raises DocumentError: with every problem found and its JSON path.
+    """
+    issues = validate_document(doc)
+    if issues:
+        raise DocumentError(
+            "invalid_document",
+            f"The document does not follow the log format ({len(issues)} errors).",
+            [{"path": issue.path, "message": issue.message} for issue in issues],
+        )
+    errors: list[dict[str, str]] = []
+    rules = Rules.preset("chengdu")
+    try:
+        rules = Rules.from_json(doc.get("ruleset", "chengdu"))
+    except XuezhanError as exc:
+        errors.append({"path": "$.ruleset", "message": str(exc)})
+    seen: dict[str, int] = {}
+    for seat, handle in enumerate(doc["players"]):
+        if handle in seen:
+            errors.append(
+                {
+                    "path": f"$.players[{seat}]",
+                    "message": f"{handle!r} already sits at seat {seen[handle]}",
+                }
+            )
+        seen.setdefault(handle, seat)
+    played_at = None
+    if "played_at" in doc:
+        try:
+            played_at = datetime.fromisoformat(doc["played_at"])
+        except ValueError:
+            errors.append({"path": "$.played_at", "message": "not an ISO 8601 date and time"})
+        else:
+            if played_at.tzinfo is None:
+                played_at = played_at.replace(tzinfo=UTC)
+    if errors:
+        raise DocumentError(
+            "invalid_document", f"The document cannot be accepted ({len(errors)} errors).", errors
+        )
+    return rules, played_at
+
+
+def upload_match(*, club: Club, raw: bytes, uploaded_by: AbstractBaseUser | None) -> Upload:
+    """Store a match document in ``club``, or find the copy already there.
+
+    The same document (same canonical hash) or the same source ``match_id`` uploaded twice
+    gives the first match back, ``created=False``; the database's unique constraints make
+    that hold under concurrent uploads too.
+
+    :raises UploadTooLarge, DocumentError: nothing is stored then.
+    """
+    doc = parse_document(raw)
+    rules, played_at = check_document(doc)
+    content_sha256 = hashlib.sha256(canonical_bytes(doc)).hexdigest()
+    source_match_id = doc.get("match_id")
+
+    existing = selectors.find_uploaded_match(
+        club=club, content_sha256=content_sha256, source_match_id=source_match_id
+    )
+    if existing is not None:
+        return Upload(existing, created=False)
+    try:
+        with transaction.atomic():
+            match = Match.objects.create(
+                club=club,
+                uploaded_by=uploaded_by,
+                raw=raw,
+                raw_sha256=hashlib.sha256(raw).hexdigest(),
+                document=doc,
+                content_sha256=content_sha256,
+                source_match_id=source_match_id,
+                ruleset=rules.to_json(),
+                ruleset_name=rules.preset_name,
+                played_at=played_at,
+            )
+            players = {
+                handle: Player.objects.get_or_create(club=club, handle=handle)[0]
+                for handle in sorted(set(doc["players"]))  # sorted: one lock order for all
+            }
+            Seat.objects.bulk_create(
+                Seat(match=match, seat=seat, player=players[handle])
+                for seat, handle in enumerate(doc["players"])
+            )
+            Round.objects.bulk_create(
+                Round(match=match, index=i, dealer=r["dealer"], event_count=len(r["events"]))
+                for i, r in enumerate(doc["rounds"])
+            )
+    except IntegrityError:
+        # A concurrent upload of the same document committed first.
+        existing = selectors.find_uploaded_match(
+            club=club, content_sha256=content_sha256, source_match_id=source_match_id
+        )
+        if existing is None:
+            raise
+        return Upload(existing, created=False)
+    return Upload(match, created=True)
+
+
+def delete_match(*, match: Match) -> None:
+    match.delete()

@@ -1,0 +1,252 @@
+"""The records API: clubs, memberships, players, match lists and uploads."""
+# ruff: noqa: RUF012  (Django and DRF declare options as mutable class attributes)
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.db.models import QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.exceptions import UnsupportedMediaType
+from rest_framework.exceptions import ValidationError as DRFValidationError
+from rest_framework.parsers import MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer
+
+from analysis.tasks import verify_match
+from records import selectors, services
+from records.errors import UploadTooLarge
+from records.models import Club, Match, Membership, Player
+from records.parsers import StrictJSONParser
+from records.permissions import ClubMixin
+from records.serializers import (
+    ClubSerializer,
+    DocumentErrorSerializer,
+    MatchSerializer,
+    MembershipRoleSerializer,
+    MembershipSerializer,
+    PlayerSerializer,
+    UploadFileSerializer,
+)
+
+ADMIN = Membership.Role.ADMIN
+OWNER = Membership.Role.OWNER
+
+
+# -- clubs ---------------------------------------------------------------------------
+
+
+class ClubList(generics.ListCreateAPIView[Club]):
+    """The clubs you belong to; creating one makes you its owner."""
+
+    queryset = Club.objects.none()  # for the schema; get_queryset() scopes it
+    serializer_class = ClubSerializer
+
+    def get_queryset(self) -> QuerySet[Club]:
+        return selectors.clubs_for_user(self.request.user).order_by("name", "pk")
+
+    def perform_create(self, serializer: BaseSerializer[Club]) -> None:
+        serializer.instance = services.create_club(
+            name=serializer.validated_data["name"], owner=self.request.user
+        )
+
+
+class ClubDetail(ClubMixin, generics.RetrieveUpdateDestroyAPIView[Club]):
+    """A club: members read it, admins rename it, the owner deletes it."""
+
+    queryset = Club.objects.none()  # for the schema; get_queryset() scopes it
+    serializer_class = ClubSerializer
+    roles = {"PUT": ADMIN, "PATCH": ADMIN, "DELETE": OWNER}
+
+    def get_object(self) -> Club:
+        return self.club
+
+
+# -- memberships ---------------------------------------------------------------------
+
+
+class MembershipList(ClubMixin, generics.ListCreateAPIView[Membership]):
+    """The members of a club and their roles; admins add members (only owners add owners)."""
+
+    queryset = Membership.objects.none()  # for the schema; get_queryset() scopes it
+    serializer_class = MembershipSerializer
+    roles = {"POST": ADMIN}
+
+    def get_queryset(self) -> QuerySet[Membership]:
+        return selectors.club_memberships(self.club)
+
+    def perform_create(self, serializer: BaseSerializer[Membership]) -> None:
+        role = serializer.validated_data.get("role", Membership.Role.MEMBER)
+        self._check_may_grant(role)
+        user = serializer.validated_data["user"]
+        if self.club.memberships.filter(user=user).exists():
+            raise DRFValidationError({"username": ["already a member of this club"]})
+        serializer.instance = services.add_member(club=self.club, user=user, role=role)
+
+    def _check_may_grant(self, role: str) -> None:
+        if role == OWNER and not self.membership.has_role(OWNER):
+            self.permission_denied(self.request, "Only an owner can make an owner.")
+
+
+class MembershipDetail(ClubMixin, generics.RetrieveUpdateDestroyAPIView[Membership]):
+    """One membership: admins change roles and remove members; owners handle owners."""
+
+    queryset = Membership.objects.none()  # for the schema; get_queryset() scopes it
+    serializer_class = MembershipRoleSerializer
+    roles = {"PUT": ADMIN, "PATCH": ADMIN, "DELETE": ADMIN}
+    lookup_url_kwarg = "membership_id"
+
+    def get_queryset(self) -> QuerySet[Membership]:
+        return selectors.club_memberships(self.club)
+
+    def perform_update(self, serializer: BaseSerializer[Membership]) -> None:
+        membership = serializer.instance
+        assert membership is not None
+        role = serializer.validated_data.get("role", membership.role)
+        if OWNER in (role, membership.role) and not self.membership.has_role(OWNER):
+            self.permission_denied(self.request, "Only an owner can change an owner's role.")
+        try:
+            services.change_role(membership=membership, role=role)
+        except services.RoleError as exc:
+            raise DRFValidationError({"role": [str(exc)]}) from None
+
+    def perform_destroy(self, instance: Membership) -> None:
+        if instance.role == OWNER and not self.membership.has_role(OWNER):
+            self.permission_denied(self.request, "Only an owner can remove an owner.")
+        try:
+            services.remove_member(membership=instance)
+        except services.RoleError as exc:
+            raise DRFValidationError({"role": [str(exc)]}) from None
+
+
+# -- players -------------------------------------------------------------------------
+
+
+class PlayerList(ClubMixin, generics.ListCreateAPIView[Player]):
+    """A club's player handles (created by uploads, or by admins ahead of them)."""
+
+    queryset = Player.objects.none()  # for the schema; get_queryset() scopes it
+    serializer_class = PlayerSerializer
+    roles = {"POST": ADMIN}
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return selectors.club_players(self.club)
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        return {**super().get_serializer_context(), "club": self.club}
+
+    def perform_create(self, serializer: BaseSerializer[Player]) -> None:
+        data = serializer.validated_data
+        serializer.instance = services.create_player(
+            club=self.club, handle=data["handle"], user=data.get("user")
+        )
+
+
+class PlayerDetail(ClubMixin, generics.RetrieveUpdateAPIView[Player]):
+    """One player; admins link the handle to a member's user account."""
+
+    queryset = Player.objects.none()  # for the schema; get_queryset() scopes it
+    serializer_class = PlayerSerializer
+    roles = {"PUT": ADMIN, "PATCH": ADMIN}
+    lookup_url_kwarg = "player_id"
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return selectors.club_players(self.club)
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        return {**super().get_serializer_context(), "club": self.club}
+
+    def perform_update(self, serializer: BaseSerializer[Player]) -> None:
+        player = serializer.instance
+        assert player is not None
+        user = serializer.validated_data.get("user", player.user)
+        services.link_player(player=player, user=user)
+
+
+# -- matches -------------------------------------------------------------------------
+
+
+class MatchFilter(django_filters.FilterSet):
+    player = django_filters.NumberFilter(
+        field_name="seats__player", label="Only matches where this player (id) sat."
+    )
+    status = django_filters.ChoiceFilter(choices=Match.Status.choices)
+    ruleset = django_filters.CharFilter(field_name="ruleset_name", label="Ruleset preset name.")
+    played_after = django_filters.IsoDateTimeFilter(
+        field_name="played_at", lookup_expr="gte", label="Played at or after (ISO 8601)."
+    )
+    played_before = django_filters.IsoDateTimeFilter(
+        field_name="played_at", lookup_expr="lt", label="Played before (ISO 8601)."
+    )
+
+    class Meta:
+        model = Match
+        fields = ["player", "status", "ruleset", "played_after", "played_before"]
+
+
+UPLOAD_EXAMPLE = {
+    "format": "xuezhan-log",
+    "version": 1,
+    "ruleset": "chengdu",
+    "players": ["alice", "bob", "carol", "dave"],
+    "rounds": ["…"],
+}
+
+
+class MatchList(ClubMixin, generics.ListAPIView[Match]):
+    """A club's matches, with filters; POST uploads a document (JSON body or ``.json`` file)."""
+
+    queryset = Match.objects.none()  # for the schema; get_queryset() scopes it
+    serializer_class = MatchSerializer
+    filterset_class = MatchFilter
+    parser_classes = [StrictJSONParser, MultiPartParser]
+
+    def get_queryset(self) -> QuerySet[Match]:
+        return selectors.club_matches(self.club).distinct()
+
+    @extend_schema(
+        request={
+            "application/json": OpenApiTypes.OBJECT,
+            "multipart/form-data": UploadFileSerializer,
+        },
+        responses={
+            201: OpenApiResponse(MatchSerializer, "Stored; verification is queued."),
+            200: OpenApiResponse(MatchSerializer, "Already uploaded to this club: that match."),
+            400: OpenApiResponse(DocumentErrorSerializer, "Not JSON, or not a valid document."),
+            413: OpenApiResponse(DocumentErrorSerializer, "Over the upload limit."),
+        },
+        examples=[OpenApiExample("document", value=UPLOAD_EXAMPLE, request_only=True)],
+    )
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        upload = services.upload_match(
+            club=self.club, raw=_uploaded_bytes(request), uploaded_by=request.user
+        )
+        if upload.created:
+            verify_match.delay_on_commit(upload.match.pk)
+        match = selectors.club_matches(self.club).get(pk=upload.match.pk)  # status after commit
+        code = status.HTTP_201_CREATED if upload.created else status.HTTP_200_OK
+        return Response(MatchSerializer(match).data, status=code)
+
+
+def _uploaded_bytes(request: Request) -> bytes:
+    """The document's bytes, verbatim: the JSON body, or the uploaded file."""
+    content_type = request.content_type or ""
+    if content_type.startswith("multipart/form-data"):
+        upload = request.data.get("file")
+        if upload is None or isinstance(upload, str):
+            raise DRFValidationError({"file": ["Attach the document as a file named 'file'."]})
+        if upload.size is not None and upload.size > settings.UPLOAD_MAX_BYTES:
+            raise UploadTooLarge()
+        return bytes(upload.read())
+    if content_type.startswith("application/json"):
+        try:
+            return request._request.body
+        except RequestDataTooBig:
+            raise UploadTooLarge() from None
+    raise UnsupportedMediaType(content_type)

@@ -1,0 +1,38 @@
+"""URLs: the API under /api/v1/, its schema and docs, the pages, sign-in and the admin."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+
+from analysis import pages as analysis_pages
+from records import pages as records_pages
+
+api = [
+    path("", include("records.urls")),
+    path("", include("analysis.urls")),
+    path("auth/token/", obtain_auth_token, name="auth-token"),
+    path("schema/", SpectacularAPIView.as_view(api_version="1"), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+]
+
+pages = [
+    path("", records_pages.home, name="home"),
+    path("clubs/", records_pages.club_list, name="club-list"),
+    path("clubs/<int:club_id>/", records_pages.match_list, name="match-list"),
+    path("clubs/<int:club_id>/upload/", records_pages.match_upload, name="match-upload"),
+    path(
+        "clubs/<int:club_id>/matches/<int:match_id>/",
+        analysis_pages.match_detail,
+        name="match-detail",
+    ),
+]
+
+urlpatterns = [
+    path("api/v1/", include((api, "api"))),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+    path("", include((pages, "pages"))),
+]
