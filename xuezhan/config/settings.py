@@ -162,6 +162,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", str(VAR_DIR / "static")))
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns about a missing one
 # Serve app static files (admin CSS) straight from the finders: no collectstatic step
 # is needed for `make run`; production may still run collectstatic.
 WHITENOISE_USE_FINDERS = True

@@ -1,0 +1,95 @@
+"""Shared fixtures of the service's tests (records, analysis, config).
+
+The engine's own tests (tests/xuezhan) use none of these: every fixture here that touches
+Django asks for ``db`` itself, so pure tests never get a database.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
+
+needs_postgres = pytest.mark.skipif(
+    not DATABASE_URL.startswith(("postgres://", "postgresql://")),
+    reason="needs PostgreSQL: set DATABASE_URL=postgres://… (as .ci/run does)",
+)
+needs_broker = pytest.mark.skipif(
+    not BROKER_URL.startswith("redis://"),
+    reason="needs a Redis broker: set CELERY_BROKER_URL=redis://… (as .ci/run does)",
+)
+
+
+@pytest.fixture
+def eager_tasks() -> Iterator[None]:
+    """Run Celery tasks in-process, whatever CELERY_BROKER_URL says.
+
+    Only the real-worker tests talk to a broker; everything else verifies in-process.
+    """
+    from xuezhan.config import celery_app
+
+    before = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = before
+
+
+@pytest.fixture
+def make_user(db: Any) -> Callable[[str], Any]:
+    from django.contrib.auth import get_user_model
+
+    def make(username: str) -> Any:
+        return get_user_model().objects.create_user(username=username)  # no password: fast
+
+    return make
+
+
+@pytest.fixture
+def cast(make_user: Callable[[str], Any]) -> dict[str, Any]:
+    """The people: owner olga, admin adam, member mia, outsider nora (in no club)."""
+    return {name: make_user(name) for name in ("olga", "adam", "mia", "nora")}
+
+
+@pytest.fixture
+def club(cast: dict[str, Any]) -> Any:
+    from records import services
+
+    club = services.create_club(name="Chengdu Tuesday", owner=cast["olga"])
+    services.add_member(club=club, user=cast["adam"], role="admin")
+    services.add_member(club=club, user=cast["mia"], role="member")
+    return club
+
+
+@pytest.fixture
+def api_client() -> Callable[[Any], Any]:
+    """``api_client(user)``: a DRF client with the user's token (None: anonymous)."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    def make(user: Any | None) -> APIClient:
+        client = APIClient()
+        if user is not None:
+            token, _ = Token.objects.get_or_create(user=user)
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        return client
+
+    return make
+
+
+@pytest.fixture
+def upload(club: Any, cast: dict[str, Any]) -> Callable[..., Any]:
+    """``upload(doc)``: store a document in the club through the service; returns the Match."""
+    from records import services
+    from tests.records.documents import dumps
+
+    def do(doc: Any, *, to: Any = None) -> Any:
+        return services.upload_match(
+            club=to or club, raw=dumps(doc), uploaded_by=cast["mia"]
+        ).match
+
+    return do

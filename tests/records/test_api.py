@@ -1,0 +1,287 @@
+"""The upload endpoint and the records API: happy paths, duplicates, and bad input."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from records.models import Match
+from tests.records.documents import dumps, make_document
+
+pytestmark = pytest.mark.django_db
+
+
+def url(club: Any) -> str:
+    return f"/api/v1/clubs/{club.pk}/matches/"
+
+
+def post_json(client: Any, club: Any, body: bytes) -> Any:
+    return client.generic("POST", url(club), body, content_type="application/json")
+
+
+def test_a_member_uploads_a_json_body(club: Any, cast: Any, api_client: Any) -> None:
+    response = post_json(api_client(cast["mia"]), club, dumps(make_document(1)))
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["status"] == "queued"  # verification waits for the commit
+    assert [s["handle"] for s in body["seats"]] == ["alice", "bob", "carol", "dave"]
+    assert body["uploaded_by"] == "mia"
+    assert Match.objects.get().pk == body["id"]
+
+
+def test_a_member_uploads_a_json_file(club: Any, cast: Any, api_client: Any) -> None:
+    doc_file = SimpleUploadedFile("m.json", dumps(make_document(2)), "application/json")
+    response = api_client(cast["mia"]).post(url(club), {"file": doc_file}, format="multipart")
+    assert response.status_code == 201, response.content
+
+
+def test_a_multipart_upload_without_a_file_is_a_400(
+    club: Any, cast: Any, api_client: Any
+) -> None:
+    response = api_client(cast["mia"]).post(url(club), {"x": "1"}, format="multipart")
+    assert response.status_code == 400 and "file" in response.json()
+
+
+def test_the_upload_enqueues_verification_after_commit(
+    club: Any, cast: Any, api_client: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks() as callbacks:
+        post_json(api_client(cast["mia"]), club, dumps(make_document(1)))
+    assert len(callbacks) == 1
+
+
+def test_an_upload_twice_gives_the_first_match_with_200(
+    club: Any, cast: Any, api_client: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    client = api_client(cast["mia"])
+    first = post_json(client, club, dumps(make_document(1)))
+    with django_capture_on_commit_callbacks() as callbacks:
+        second = post_json(client, club, json.dumps(make_document(1), indent=4).encode())
+    assert second.status_code == 200 and second.json()["id"] == first.json()["id"]
+    assert callbacks == []  # nothing enqueued again
+    assert Match.objects.count() == 1
+
+
+BAD_BODIES = {
+    "truncated JSON": b'{"format": "xuezhan-log", "rounds": [',
+    "not JSON at all": b"hello",
+    "empty body": b"",
+    "a JSON array": b"[1, 2, 3]",
+    "NaN": b'{"format": NaN}',
+    "2,000-deep nesting": b"[" * 2000 + b"]" * 2000,
+    "100,000-deep nesting": b"[" * 100_000 + b"]" * 100_000,
+    "duplicate keys": b'{"format": "xuezhan-log", "format": "other"}',
+    "not UTF-8": b'{"format": "\xff"}',
+}
+
+
+def _doc_with(path_fn: Any) -> bytes:
+    doc = make_document(11)
+    path_fn(doc)
+    return dumps(doc)
+
+
+BAD_DOCUMENTS = {
+    "wrong type": (
+        lambda d: d.update(version="1"),
+        "$.version",
+    ),
+    "bad tile": (
+        lambda d: d["rounds"][0]["hands"][1].__setitem__(0, "0m"),
+        "$.rounds[0].hands[1][0]",
+    ),
+    "seat 4": (
+        lambda d: d["rounds"][0]["events"][2].__setitem__("actor", 4),
+        "$.rounds[0].events[2].actor",
+    ),
+    "missing field": (lambda d: d.pop("players"), "$"),
+    "unknown ruleset": (lambda d: d.update(ruleset="vegas"), "$.ruleset"),
+}
+
+
+@pytest.mark.parametrize("name", BAD_BODIES)
+def test_bad_json_is_a_400_with_a_json_error(
+    name: str, club: Any, cast: Any, api_client: Any
+) -> None:
+    response = post_json(api_client(cast["mia"]), club, BAD_BODIES[name])
+    assert response.status_code == 400, response.content
+    assert response["Content-Type"] == "application/json"
+    body = response.json()
+    assert body["errors"] if name != "a JSON array" else body["errors"][0]["path"] == "$"
+    assert Match.objects.count() == 0
+
+
+@pytest.mark.parametrize("name", BAD_DOCUMENTS)
+def test_an_invalid_document_is_a_400_naming_the_path(
+    name: str, club: Any, cast: Any, api_client: Any
+) -> None:
+    change, path = BAD_DOCUMENTS[name]
+    response = post_json(api_client(cast["mia"]), club, _doc_with(change))
+    assert response.status_code == 400, response.content
+    body = response.json()
+    assert body["type"] == "invalid_document"
+    assert path in [e["path"] for e in body["errors"]], body
+    assert Match.objects.count() == 0
+
+
+def test_every_error_is_reported_not_just_the_first(
+    club: Any, cast: Any, api_client: Any
+) -> None:
+    doc = make_document(12)
+    for i in range(5):
+        doc["rounds"][0]["events"][2 + i]["tile"] = "x"
+    response = post_json(api_client(cast["mia"]), club, dumps(doc))
+    reported = {e["path"] for e in response.json()["errors"]}
+    assert {f"$.rounds[0].events[{2 + i}].tile" for i in range(5)} <= reported
+
+
+def test_a_body_over_the_limit_is_a_413_json(
+    club: Any, cast: Any, api_client: Any, settings: Any
+) -> None:
+    body = dumps(make_document(1)) + b" " * (settings.UPLOAD_MAX_BYTES + 70_000)
+    response = post_json(api_client(cast["mia"]), club, body)
+    assert response.status_code == 413
+    assert response.json()["type"] == "payload_too_large"
+    assert response.json()["limit"] == settings.UPLOAD_MAX_BYTES
+
+
+def test_a_body_just_over_the_limit_is_a_413_json(
+    club: Any, cast: Any, api_client: Any, settings: Any
+) -> None:
+    # over the limit but under the middleware's multipart slack: caught when read
+    body = dumps(make_document(1)) + b" " * settings.UPLOAD_MAX_BYTES
+    response = post_json(api_client(cast["mia"]), club, body)
+    assert response.status_code == 413 and response.json()["type"] == "payload_too_large"
+
+
+def test_a_file_over_the_limit_is_a_413_json(
+    club: Any, cast: Any, api_client: Any, settings: Any
+) -> None:
+    settings.UPLOAD_MAX_BYTES = 2000
+    big = SimpleUploadedFile("m.json", dumps(make_document(1, rounds=3)), "application/json")
+    response = api_client(cast["mia"]).post(url(club), {"file": big}, format="multipart")
+    assert response.status_code == 413 and response.json()["type"] == "payload_too_large"
+
+
+def test_an_oversized_body_elsewhere_is_a_413_json_too(
+    club: Any, cast: Any, api_client: Any, settings: Any
+) -> None:
+    body = b'{"name": "' + b"x" * (settings.UPLOAD_MAX_BYTES + 10) + b'"}'
+    response = api_client(cast["olga"]).generic(
+        "PATCH", f"/api/v1/clubs/{club.pk}/", body, content_type="application/json"
+    )
+    assert response.status_code == 413 and response.json()["type"] == "payload_too_large"
+
+
+def test_deep_json_elsewhere_is_a_400_json(club: Any, cast: Any, api_client: Any) -> None:
+    body = b'{"name": ' + b"[" * 3000 + b"]" * 3000 + b"}"
+    response = api_client(cast["olga"]).generic(
+        "PATCH", f"/api/v1/clubs/{club.pk}/", body, content_type="application/json"
+    )
+    assert response.status_code == 400 and "nested" in response.json()["detail"]
+
+
+def test_an_unsupported_media_type_is_a_415(club: Any, cast: Any, api_client: Any) -> None:
+    response = api_client(cast["mia"]).generic(
+        "POST", url(club), b"format: x", content_type="text/yaml"
+    )
+    assert response.status_code == 415
+
+
+def test_the_list_filters_by_status_player_ruleset_and_date(
+    club: Any, cast: Any, api_client: Any, upload: Any
+) -> None:
+    a = upload(make_document(1))  # played 2026-11-02
+    b = upload(make_document(20, players=("alice", "erin", "frank", "gus")))  # 2026-11-21
+    Match.objects.filter(pk=b.pk).update(status="verified")
+    client = api_client(cast["mia"])
+
+    def ids(query: str) -> list[int]:
+        response = client.get(url(club) + query)
+        assert response.status_code == 200
+        return [m["id"] for m in response.json()["results"]]
+
+    assert ids("") == [b.pk, a.pk]
+    assert ids("?status=verified") == [b.pk]
+    erin = b.seats.get(seat=1).player_id
+    alice = a.seats.get(seat=0).player_id
+    assert ids(f"?player={erin}") == [b.pk]
+    assert ids(f"?player={alice}") == [b.pk, a.pk]
+    assert ids("?ruleset=chengdu") == [b.pk, a.pk]
+    assert ids("?ruleset=online") == []
+    assert ids("?played_after=2026-11-10T00:00:00Z") == [b.pk]
+    assert ids("?played_before=2026-11-10T00:00:00Z") == [a.pk]
+    assert client.get(url(club) + "?status=bogus").status_code == 400
+
+
+def test_lists_are_paginated(club: Any, cast: Any, api_client: Any, upload: Any) -> None:
+    for seed in range(3):
+        upload(make_document(seed))
+    body = api_client(cast["mia"]).get(url(club) + "?page_size=2").json()
+    assert body["count"] == 3 and len(body["results"]) == 2 and body["next"]
+
+
+def test_creating_a_club_makes_you_its_owner(cast: Any, api_client: Any) -> None:
+    response = api_client(cast["nora"]).post("/api/v1/clubs/", {"name": "Nora's"}, format="json")
+    assert response.status_code == 201
+    body = api_client(cast["nora"]).get(f"/api/v1/clubs/{response.json()['id']}/memberships/")
+    assert [(m["username"], m["role"]) for m in body.json()["results"]] == [("nora", "owner")]
+
+
+def test_an_admin_cannot_make_an_owner(club: Any, cast: Any, api_client: Any) -> None:
+    response = api_client(cast["adam"]).post(
+        f"/api/v1/clubs/{club.pk}/memberships/",
+        {"username": "nora", "role": "owner"},
+        format="json",
+    )
+    assert response.status_code == 403
+    response = api_client(cast["olga"]).post(
+        f"/api/v1/clubs/{club.pk}/memberships/",
+        {"username": "nora", "role": "owner"},
+        format="json",
+    )
+    assert response.status_code == 201
+
+
+def test_the_last_owner_cannot_step_down(club: Any, cast: Any, api_client: Any) -> None:
+    owner = club.memberships.get(role="owner")
+    response = api_client(cast["olga"]).patch(
+        f"/api/v1/clubs/{club.pk}/memberships/{owner.pk}/", {"role": "admin"}, format="json"
+    )
+    assert response.status_code == 400 and "owner" in response.json()["role"][0]
+
+
+def test_a_player_can_be_linked_to_a_member_only(
+    club: Any, cast: Any, api_client: Any, upload: Any
+) -> None:
+    upload(make_document(1))
+    alice = club.players.get(handle="alice")
+    player_url = f"/api/v1/clubs/{club.pk}/players/{alice.pk}/"
+    client = api_client(cast["adam"])
+    assert client.patch(player_url, {"username": "nora"}, format="json").status_code == 400
+    response = client.patch(player_url, {"username": "mia"}, format="json")
+    assert response.status_code == 200 and response.json()["username"] == "mia"
+    assert client.patch(player_url, {"handle": "alicia"}, format="json").status_code == 400
+
+
+def test_session_authentication_works_with_csrf(club: Any, cast: Any) -> None:
+    from rest_framework.test import APIClient
+
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(cast["mia"])
+    assert client.get(url(club)).status_code == 200
+    response = client.generic("POST", url(club), dumps(make_document(1)), "application/json")
+    assert response.status_code == 403  # no CSRF token: refused
+
+
+def test_a_token_is_issued_for_a_password(cast: Any, client: Any, settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    cast["mia"].set_password("correct horse")
+    cast["mia"].save()
+    response = client.post(
+        "/api/v1/auth/token/", {"username": "mia", "password": "correct horse"}
+    )
+    assert response.status_code == 200 and response.json()["token"]

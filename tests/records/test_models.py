@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import IntegrityError, transaction
+
+from records.models import Match, Membership, Player, Round, Seat
+from tests.records.documents import make_document
+
+pytestmark = pytest.mark.django_db
+
+
+def refused(fn: Any) -> bool:
+    try:
+        with transaction.atomic():
+            fn()
+    except IntegrityError:
+        return True
+    return False
+
+
+def test_the_database_keeps_one_membership_per_user_and_club(club: Any, cast: Any) -> None:
+    assert refused(lambda: Membership.objects.create(club=club, user=cast["mia"], role="admin"))
+
+
+def test_the_database_refuses_an_unknown_role(club: Any) -> None:
+    assert refused(lambda: Membership.objects.filter(club=club).update(role="emperor"))
+
+
+def test_roles_are_ordered(club: Any) -> None:
+    admin = Membership.objects.get(club=club, role="admin")
+    assert admin.has_role("member") and admin.has_role("admin") and not admin.has_role("owner")
+
+
+def test_handles_are_unique_within_a_club_only(club: Any, cast: Any) -> None:
+    from records import services
+
+    other = services.create_club(name="Other", owner=cast["nora"])
+    Player.objects.create(club=club, handle="zhang")
+    Player.objects.create(club=other, handle="zhang")
+    assert refused(lambda: Player.objects.create(club=club, handle="zhang"))
+    assert refused(lambda: Player.objects.create(club=club, handle=""))
+
+
+def test_the_database_refuses_a_second_copy_and_a_fifth_seat(upload: Any) -> None:
+    match = upload(make_document(1, match_id="m-1"))
+    fields = {
+        f: getattr(match, f)
+        for f in ("club_id", "raw", "raw_sha256", "document", "ruleset", "ruleset_name")
+    }
+    assert refused(lambda: Match.objects.create(**fields, content_sha256=match.content_sha256))
+    assert refused(
+        lambda: Match.objects.create(**fields, content_sha256="0" * 64, source_match_id="m-1")
+    )
+    assert refused(lambda: Match.objects.filter(pk=match.pk).update(status="done"))
+    player = Player.objects.get(club=match.club, handle="alice")
+    assert refused(lambda: Seat.objects.create(match=match, seat=4, player=player))
+    assert refused(lambda: Seat.objects.create(match=match, seat=0, player=player))
+    assert refused(lambda: Round.objects.create(match=match, index=0, dealer=0))
+    assert refused(lambda: Round.objects.create(match=match, index=5, dealer=4))
+
+
+def test_matches_without_a_source_id_do_not_collide(upload: Any) -> None:
+    upload(make_document(1))
+    upload(make_document(2))
+    assert Match.objects.filter(source_match_id__isnull=True).count() == 2

@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+import pytest
+
+from records.parsers import JSONError, loads_strict, nesting_depth
+
+
+@pytest.mark.parametrize(
+    ("raw", "depth"),
+    [
+        (b"1", 0),
+        (b"[]", 1),
+        (b'{"a": [[1], "]]]"]}', 3),
+        (b'["\\"[[[["]', 1),
+        (b"[" * 50 + b"]" * 50, 50),
+    ],
+)
+def test_nesting_depth_ignores_brackets_in_strings(raw: bytes, depth: int) -> None:
+    assert nesting_depth(raw) == depth
+
+
+def test_it_parses_plain_json() -> None:
+    assert loads_strict(b'{"a": [1, 2.5, "x", null, true]}') == {"a": [1, 2.5, "x", None, True]}
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (b'{"a": 1, "a": 2}', "duplicate key 'a'"),
+        (b'{"x": NaN}', "NaN is not valid JSON"),
+        (b'{"x": -Infinity}', "-Infinity is not valid JSON"),
+        (b"[" * 2000 + b"]" * 2000, "nested 2000 levels deep"),
+        (b'{"events": [', "Expecting value"),
+        (b"\xff\xfe", "not UTF-8"),
+        (b"", "Expecting value"),
+    ],
+)
+def test_it_refuses(raw: bytes, message: str) -> None:
+    with pytest.raises(JSONError, match=message):
+        loads_strict(raw, max_depth=32)
+
+
+def test_it_refuses_duplicates_deep_inside() -> None:
+    with pytest.raises(JSONError, match="duplicate key 'tile'"):
+        loads_strict(b'{"rounds": [{"events": [{"tile": "1m", "tile": "2m"}]}]}', max_depth=32)
