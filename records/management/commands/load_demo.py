@@ -1,0 +1,93 @@
+"""Create the demo club, its users, and matches from the simulator (or the sample logs)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from rest_framework.authtoken.models import Token
+
+from analysis.tasks import verify_match
+from records import services
+from records.errors import DocumentError
+from records.models import Club, Membership
+
+DEMO_CLUB = "Demo club"
+DEMO_USERS = (("demo-owner", "owner"), ("demo-admin", "admin"), ("demo-member", "member"))
+SAMPLE_LOGS = Path(settings.BASE_DIR) / "tests" / "data"
+
+
+def demo_documents(count: int, rounds: int, seed: int) -> tuple[str, list[Any]]:
+    """Where the demo matches come from, and the documents.
+
+    Simulated matches when the engine's simulator is there, else the hand-written logs
+    under tests/data. Results are never made up here: every document is replayed and
+    settled by the engine like any upload.
+    """
+    try:
+        from xuezhan.simulate import simulate_matches
+    except ImportError:
+        docs = []
+        for path in sorted(SAMPLE_LOGS.rglob("*.json")):
+            try:
+                docs.append(json.loads(path.read_text(encoding="utf-8")))
+            except ValueError:
+                continue
+        return f"sample logs in {SAMPLE_LOGS}", docs
+    return "the simulator", list(simulate_matches(count, rounds, seed))
+
+
+class Command(BaseCommand):
+    help = "Create a demo club with three users and load simulated matches into it."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--matches", type=int, default=12, help="simulated matches to load")
+        parser.add_argument("--rounds", type=int, default=4, help="rounds in each match")
+        parser.add_argument("--seed", type=int, default=2026, help="the simulation's seed")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        password = os.environ.get("DEMO_PASSWORD", "xuezhan-demo")
+        User = get_user_model()
+        users = {}
+        for username, role in DEMO_USERS:
+            user, created = User.objects.get_or_create(username=username)
+            if created:
+                user.set_password(password)
+                user.save()
+            users[role] = user
+        club = Club.objects.filter(
+            name=DEMO_CLUB, memberships__user=users["owner"], memberships__role="owner"
+        ).first()
+        if club is None:
+            club = services.create_club(name=DEMO_CLUB, owner=users["owner"])
+        for role in (Membership.Role.ADMIN, Membership.Role.MEMBER):
+            services.add_member(club=club, user=users[role], role=role)
+
+        source, docs = demo_documents(options["matches"], options["rounds"], options["seed"])
+        created = 0
+        for doc in docs:
+            raw = json.dumps(doc, ensure_ascii=False).encode()
+            try:
+                upload = services.upload_match(club=club, raw=raw, uploaded_by=users["member"])
+            except DocumentError as exc:
+                self.stderr.write(f"skipped a document: {exc.detail} {exc.errors[:3]}")
+                continue
+            if upload.created:
+                created += 1
+                verify_match.delay_on_commit(upload.match.pk)
+        statuses: dict[str, int] = {}
+        for status in club.matches.values_list("status", flat=True):
+            statuses[status] = statuses.get(status, 0) + 1
+        summary = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())) or "no matches"
+        token, _ = Token.objects.get_or_create(user=users["owner"])
+        self.stdout.write(
+            f"Demo club #{club.pk}: {created} new matches from {source} ({summary}).\n"
+            f"Sign in at http://127.0.0.1:8000/accounts/login/ as demo-owner, demo-admin or "
+            f"demo-member, password {password!r} (set DEMO_PASSWORD to choose another).\n"
+            f"API docs: http://127.0.0.1:8000/api/v1/docs/ - demo-owner's token: {token.key}"
+        )
