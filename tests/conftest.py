@@ -88,8 +88,6 @@ def upload(club: Any, cast: dict[str, Any]) -> Callable[..., Any]:
     from tests.records.documents import dumps
 
     def do(doc: Any, *, to: Any = None) -> Any:
-        return services.upload_match(
-            club=to or club, raw=dumps(doc), uploaded_by=cast["mia"]
-        ).match
+        return services.upload_match(club=to or club, raw=dumps(doc), uploaded_by=cast["mia"]).match
 
     return do

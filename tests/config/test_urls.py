@@ -11,4 +11,3 @@ def test_the_schema_and_docs_are_served(client: Any) -> None:
     assert schema.status_code == 200 and b"openapi: 3" in schema.content
     docs = client.get("/api/v1/docs/")
     assert docs.status_code == 200 and b"swagger-ui" in docs.content
-

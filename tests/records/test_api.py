@@ -38,9 +38,7 @@ def test_a_member_uploads_a_json_file(club: Any, cast: Any, api_client: Any) -> 
     assert response.status_code == 201, response.content
 
 
-def test_a_multipart_upload_without_a_file_is_a_400(
-    club: Any, cast: Any, api_client: Any
-) -> None:
+def test_a_multipart_upload_without_a_file_is_a_400(club: Any, cast: Any, api_client: Any) -> None:
     response = api_client(cast["mia"]).post(url(club), {"x": "1"}, format="multipart")
     assert response.status_code == 400 and "file" in response.json()
 
@@ -127,9 +125,7 @@ def test_an_invalid_document_is_a_400_naming_the_path(
     assert Match.objects.count() == 0
 
 
-def test_every_error_is_reported_not_just_the_first(
-    club: Any, cast: Any, api_client: Any
-) -> None:
+def test_every_error_is_reported_not_just_the_first(club: Any, cast: Any, api_client: Any) -> None:
     doc = make_document(12)
     for i in range(5):
         doc["rounds"][0]["events"][2 + i]["tile"] = "x"
@@ -281,7 +277,5 @@ def test_a_token_is_issued_for_a_password(cast: Any, client: Any, settings: Any)
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     cast["mia"].set_password("correct horse")
     cast["mia"].save()
-    response = client.post(
-        "/api/v1/auth/token/", {"username": "mia", "password": "correct horse"}
-    )
+    response = client.post("/api/v1/auth/token/", {"username": "mia", "password": "correct horse"})
     assert response.status_code == 200 and response.json()["token"]

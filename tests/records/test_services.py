@@ -77,9 +77,7 @@ def test_a_bad_document_is_refused_with_every_path(club: Any) -> None:
     with pytest.raises(DocumentError) as exc:
         services.upload_match(club=club, raw=dumps(doc), uploaded_by=None)
     assert exc.value.kind == "invalid_document"
-    assert {"$.players[3]", "$.rounds[0].dealer", "$.rounds[0].events[2].tile"} <= set(
-        paths(exc)
-    )
+    assert {"$.players[3]", "$.rounds[0].dealer", "$.rounds[0].events[2].tile"} <= set(paths(exc))
     assert Match.objects.count() == 0
 
 

@@ -1,0 +1,170 @@
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+import xuezhan
+from analysis import services
+from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
+from records.models import Match
+from tests.records.documents import illegal_document, make_document
+
+pytestmark = pytest.mark.django_db
+
+
+def simulated(seed: int, rounds: int = 2) -> dict[str, Any]:
+    from xuezhan.simulate import simulate_match
+
+    return simulate_match(seed, rounds)
+
+
+def snapshot(match: Match) -> dict[str, Any]:
+    """Every derived fact of a match, without row ids."""
+    verification = Verification.objects.get(match=match)
+    return {
+        "status": Match.objects.get(pk=match.pk).status,
+        "verification": (verification.legal, verification.totals, verification.report),
+        "violations": list(
+            Violation.objects.filter(verification__match=match).values_list(
+                "ordinal", "round_index", "event_index", "seat", "code", "message"
+            )
+        ),
+        "settlements": list(
+            RoundSettlement.objects.filter(round__match=match)
+            .order_by("round__index")
+            .values_list("round__index", "incomplete", "next_dealer", "deltas")
+        ),
+        "payments": list(
+            Payment.objects.filter(round__match=match)
+            .order_by("round__index", "ordinal")
+            .values_list("round__index", "payer", "payee", "amount", "reason", "detail")
+        ),
+        "seats": list(
+            SeatResult.objects.filter(round__match=match)
+            .order_by("round__index", "seat")
+            .values_list("round__index", "seat", "player__handle", "won", "delta", "fan")
+        ),
+    }
+
+
+def test_a_legal_match_is_verified_with_its_settlement(upload: Any) -> None:
+    doc = simulated(1, rounds=3)
+    match = upload(doc)
+    assert services.claim_match(match_id=match.pk)
+    match = services.verify_match(match_id=match.pk)
+    assert match.status == "verified" and match.attempts == 1 and match.last_error == ""
+    verification = match.verification
+    assert verification.legal and verification.engine_version == xuezhan.__version__
+    from xuezhan.replay import verify_document
+
+    report = verify_document(doc).to_dict()
+    assert verification.report == report and verification.totals == report["totals"]
+    facts = snapshot(match)
+    assert [s[3] for s in facts["settlements"]] == [r["deltas"] for r in report["rounds"]]
+    assert len(facts["seats"]) == 4 * 3
+    assert [p[1:4] for p in facts["payments"]] == [
+        (p["payer"], p["payee"], p["amount"]) for r in report["rounds"] for p in r["payments"]
+    ]
+    for round_index, seat, handle, _won, delta, _fan in facts["seats"]:
+        assert handle == doc["players"][seat]
+        assert delta == report["rounds"][round_index]["seats"][seat]["delta"]
+    assert sum(sum(s[3]) for s in facts["settlements"]) == 0  # money is conserved
+
+
+def test_an_illegal_match_keeps_every_violation_with_its_locators(upload: Any) -> None:
+    match = upload(illegal_document(2))
+    match = services.verify_match(match_id=match.pk)
+    assert match.status == "illegal"
+    violations = list(match.verification.violations.all())
+    assert violations and not match.verification.legal
+    first = violations[0]
+    assert first.round_index == 0 and first.event_index == 2 and first.seat == 0 and first.code
+
+
+def test_an_incomplete_round_is_legal_not_illegal(upload: Any) -> None:
+    match = services.verify_match(match_id=upload(make_document(3)).pk)
+    assert match.status == "verified"
+    assert RoundSettlement.objects.get(round__match=match).incomplete
+
+
+def test_verifying_twice_changes_nothing(upload: Any) -> None:
+    match = upload(simulated(4))
+    services.verify_match(match_id=match.pk)
+    before, pk = snapshot(match), Verification.objects.get(match=match).pk
+    services.verify_match(match_id=match.pk)  # terminal: left alone
+    assert snapshot(match) == before and Verification.objects.get(match=match).pk == pk
+    services.verify_match(match_id=match.pk, force=True)  # rewritten: the same facts
+    assert snapshot(match) == before
+    assert Verification.objects.count() == 1
+
+
+def test_an_engine_crash_is_recorded_as_failed(upload: Any, monkeypatch: Any) -> None:
+    def crash(document: Any) -> Any:
+        raise KeyError("rounds")
+
+    monkeypatch.setattr(services, "_engine_report", crash)
+    match = services.verify_match(match_id=upload(make_document(5)).pk)
+    assert match.status == "failed" and match.last_error == "KeyError: 'rounds'"
+    assert not Verification.objects.exists()
+
+
+def test_rows_the_database_refuses_fail_the_match_not_the_worker(
+    upload: Any, monkeypatch: Any
+) -> None:
+    report = {
+        "legal": True, "ruleset": {}, "violations": [], "totals": [0, 0, 0, 0],
+        "rounds": [{"deltas": [0, 0, 0, 0], "next_dealer": 9, "incomplete": True,
+                    "payments": [], "seats": []}],
+    }  # fmt: skip
+    monkeypatch.setattr(services, "_engine_report", lambda document: report)
+    match = services.verify_match(match_id=upload(make_document(5)).pk)
+    assert match.status == "failed" and "IntegrityError" in match.last_error
+    assert not Verification.objects.exists()  # nothing half-written
+
+
+def test_only_a_pending_match_can_be_claimed(upload: Any) -> None:
+    match = upload(make_document(6))
+    assert services.claim_match(match_id=match.pk)
+    assert services.claim_match(match_id=match.pk)  # redelivered after a dead worker
+    services.verify_match(match_id=match.pk)
+    assert not services.claim_match(match_id=match.pk)
+    assert Match.objects.get(pk=match.pk).attempts == 2
+
+
+def test_the_sweeper_requeues_stuck_matches_and_gives_up_eventually(
+    upload: Any, settings: Any
+) -> None:
+    settings.VERIFY_STUCK_AFTER_SECONDS = 600
+    settings.VERIFY_MAX_ATTEMPTS = 3
+    long_ago = timezone.now() - timedelta(hours=1)
+    fresh = upload(make_document(7))
+    stuck_queued = upload(make_document(8))
+    stuck_verifying = upload(make_document(9))
+    hopeless = upload(make_document(10))
+    done = upload(make_document(11))
+    Match.objects.filter(pk=stuck_queued.pk).update(status_changed_at=long_ago)
+    Match.objects.filter(pk=stuck_verifying.pk).update(
+        status="verifying", attempts=1, status_changed_at=long_ago
+    )
+    Match.objects.filter(pk=hopeless.pk).update(
+        status="verifying", attempts=3, status_changed_at=long_ago
+    )
+    Match.objects.filter(pk=done.pk).update(status="verified", status_changed_at=long_ago)
+
+    assert services.sweep_stuck_matches() == [stuck_queued.pk, stuck_verifying.pk]
+    status = dict(Match.objects.values_list("pk", "status"))
+    assert status[fresh.pk] == "queued" and status[stuck_verifying.pk] == "queued"
+    assert status[hopeless.pk] == "failed" and status[done.pk] == "verified"
+    assert Match.objects.get(pk=hopeless.pk).last_error == "gave up after 3 attempts"
+    assert services.sweep_stuck_matches() == []  # their clocks restarted
+
+
+def test_reverify_runs_again_whatever_the_status(upload: Any) -> None:
+    match = upload(simulated(12))
+    services.verify_match(match_id=match.pk)
+    again = services.reverify_match(match_id=match.pk)
+    assert again.status == "verified" and again.attempts == 1
+    assert Verification.objects.filter(match=match).count() == 1

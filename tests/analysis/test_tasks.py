@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import OperationalError
+
+from analysis import services, tasks
+from records.models import Match
+from tests.records.documents import make_document
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_task_is_configured_to_survive_dead_workers() -> None:
+    task = tasks.verify_match
+    assert task.acks_late and task.reject_on_worker_lost
+    assert OperationalError in task.autoretry_for and task.retry_backoff
+    from xuezhan.config import celery_app
+
+    assert celery_app.conf.worker_prefetch_multiplier == 1
+    assert celery_app.conf.task_acks_late
+
+
+def test_the_task_claims_and_verifies_once(upload: Any) -> None:
+    match = upload(make_document(1))
+    assert tasks.verify_match.delay(match.pk).get() == "verified"
+    assert tasks.verify_match.delay(match.pk).get() == "skipped"
+    assert Match.objects.get(pk=match.pk).attempts == 1
+
+
+def test_the_task_retries_when_the_database_is_away(upload: Any, monkeypatch: Any) -> None:
+    match = upload(make_document(2))
+    real = services.verify_match
+    calls = []
+
+    def flaky(**kwargs: Any) -> Any:
+        calls.append(kwargs)
+        if len(calls) == 1:
+            raise OperationalError("server closed the connection unexpectedly")
+        return real(**kwargs)
+
+    monkeypatch.setattr(services, "verify_match", flaky)
+    assert tasks.verify_match.apply(args=[match.pk]).get() == "verified"
+    assert len(calls) == 2
+
+
+def test_the_periodic_sweeper_requeues_and_runs(upload: Any, settings: Any) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    match = upload(make_document(3))
+    stuck_since = timezone.now() - timedelta(seconds=settings.VERIFY_STUCK_AFTER_SECONDS + 1)
+    Match.objects.filter(pk=match.pk).update(status_changed_at=stuck_since)
+    assert tasks.sweep_stuck_matches.delay().get() == 1
+    assert Match.objects.get(pk=match.pk).status == "verified"
