@@ -255,21 +255,50 @@ def readings(counts: Sequence[int]) -> int:
     """The features of every sets-and-pair reading of the concealed counts, as a mask
     (bit f set when some reading has features f: :data:`PUNGS_ONLY`, :data:`TERMINALS`);
     0 when there is no such reading. ``111222333m`` reads both as pungs and as chows.
-    Counts must be at most 4.
     """
     t = _TABLES or _tables()
     feats = t.features
     pairs = 0
     mask = 1 << _ALL_FEATURES
     for s in range(3):
-        key = suit_key(counts, s)
-        m = feats.get(key)
-        if m is None:
+        part = counts[s * 9:s * 9 + 9]
+        m = feats.get(suit_key(counts, s)) if max(part) <= 4 else _features_slow(list(part))
+        if not m:
             return 0
         if sum(counts[s * 9:s * 9 + 9]) % 3 == 2:
             pairs += 1
         mask = _AND[mask * 16 + m]
     return mask if pairs == 1 else 0
+
+
+def _features_slow(part: list[int], pair: bool = False) -> int:
+    """The features mask of one suit by plain recursion, for counts the tables do not
+    hold (a fifth copy, reached only by a shape wait)."""
+    i = next((r for r in range(9) if part[r]), None)
+    if i is None:
+        return 1 << _ALL_FEATURES
+    out = 0
+    terminal = i in (0, 8)
+    if part[i] >= 2 and not pair:
+        part[i] -= 2
+        out |= _strip(_features_slow(part, True), PUNGS_ONLY | (TERMINALS if terminal else 0))
+        part[i] += 2
+    if part[i] >= 3:
+        part[i] -= 3
+        out |= _strip(_features_slow(part, pair), PUNGS_ONLY | (TERMINALS if terminal else 0))
+        part[i] += 3
+    if i <= 6 and part[i + 1] and part[i + 2]:
+        for d in range(3):
+            part[i + d] -= 1
+        out |= _strip(_features_slow(part, pair), TERMINALS if i in (0, 6) else 0)
+        for d in range(3):
+            part[i + d] += 1
+    return out
+
+
+def _strip(mask: int, keep: int) -> int:
+    """A features mask with the features not in ``keep`` cleared from every reading."""
+    return _and_masks(mask, 1 << keep)
 
 
 def is_seven_pairs(counts: Sequence[int]) -> bool:

@@ -1,0 +1,376 @@
+"""Scoring a win (RULES.md §4, §7): the pattern, the add-ons, the fan and the points.
+
+>>> from xuezhan.rules import Rules
+>>> from xuezhan.tiles import counts_of, parse_tiles, Tile
+>>> hand = counts_of(parse_tiles("11223345678999m"))
+>>> score = score_win(hand, [], Tile.parse("9m"), 1, Rules.preset("chengdu"))
+>>> score.breakdown()
+'清一色 2 = 2 fan → 4 × base'
+
+Two fan systems. ``table``: the single highest pattern that fits (patterns do not
+add up), then the add-ons. ``additive``: every applicable atomic pattern adds
+(清一色 + 对对胡 + 将对, 七对 + 龙七对, 幺九, 天胡/地胡), and 平胡 only when none does.
+Of all readings of a hand (``111222333m`` as pungs or as chows, seven pairs or sets)
+the one with the most fan is taken, as a player would claim it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from xuezhan.hand import (
+    PUNGS_ONLY,
+    TERMINALS,
+    Meld,
+    MeldKind,
+    is_seven_pairs,
+    readings,
+    waits,
+)
+from xuezhan.rules import ADD_ON_NAMES, KONG_ADD_ON_NAMES, PATTERN_NAMES, Rules
+from xuezhan.tiles import Tile
+
+_KONG_KIND = {MeldKind.MING: "direct", MeldKind.JIA: "added", MeldKind.AN: "concealed"}
+_COUNTED = ("gen", "kong_direct", "kong_added", "kong_concealed")
+#: tie-break among patterns of equal fan: the more specific first; 天胡/地胡 last,
+#: since they take the place of the hand pattern only when strictly higher
+_PRIORITY = ("qing_long_qi_dui", "qing_yao_jiu", "long_qi_dui", "qing_qi_dui", "jiang_dui",
+             "qing_dui", "yao_jiu", "qi_dui", "qing_yi_se", "dui_dui_hu", "ping_hu",
+             "tian_hu", "di_hu")
+_RANK = {name: i for i, name in enumerate(_PRIORITY)}
+_DRAGONS = ("long_qi_dui", "qing_long_qi_dui")
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """How the winning tile came: the situational add-ons of §4."""
+
+    self_drawn: bool = False
+    """自摸 (a win on a kong's replacement tile is self-drawn too)."""
+    after_kong: str | None = None
+    """杠上花: the kind of the kong whose replacement tile won ("direct"|"added"|"concealed")."""
+    kong_discard: bool = False
+    """杠上炮: won on the discard right after the discarder's kong."""
+    rob_kong: bool = False
+    """抢杠: won on another player's added-kong tile."""
+    heaven: bool = False
+    """天胡 (the caller decides whether it applies)."""
+    earth: bool = False
+    """地胡 (the caller decides whether it applies)."""
+    last_tile: bool = False
+    """海底: the win is on the wall's last tile (self-drawn) or on its discard."""
+    situational: bool = True
+    """False for 查叫 values: no 杠上花/杠上炮/抢杠/天胡/地胡/海底."""
+
+
+@dataclass(frozen=True, slots=True)
+class AddOn:
+    """One add-on of a score: ``count`` times ``fan`` (e.g. 根 ×2)."""
+
+    name: str
+    fan: int
+    count: int = 1
+
+    @property
+    def zh(self) -> str:
+        if self.name.startswith("kong_"):
+            return KONG_ADD_ON_NAMES[self.name[5:]]
+        return ADD_ON_NAMES[self.name]
+
+    def __str__(self) -> str:
+        if self.name in _COUNTED:
+            each = "" if self.fan == 1 else f" {self.fan}"
+            return f"{self.zh}{each} ×{self.count}"
+        return f"{self.zh} {self.fan}"
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """The value of a win (or why it is not one)."""
+
+    winning: bool
+    """The shape wins, the void suit is met, and the fan reaches ``rules.min_fan``."""
+    pattern: str | None
+    """The pattern's identifier (additive: the highest component); None if not winning."""
+    patterns: tuple[str, ...]
+    """Every pattern counted (table: one; additive: all components)."""
+    add_ons: tuple[AddOn, ...]
+    fan: int
+    """Total fan, before the cap."""
+    capped: bool
+    """``fan > max_fan``."""
+    points: int
+    """Per payer for base 1: ``rules.points(fan)``; 0 when not winning."""
+    reason: str | None = None
+    """Why not winning: "not_a_winning_hand" | "holds_void_suit" | "below_min_fan"."""
+    pattern_fans: tuple[int, ...] = field(default=(), compare=False)
+    """The fan of each entry of ``patterns``."""
+    max_fan: int | None = field(default=None, compare=False, repr=False)
+
+    def breakdown(self) -> str:
+        """e.g. ``清一色 2 + 根 ×1 + 杠上花 1 = 4 fan → 16 × base``."""
+        if not self.patterns:
+            return f"not a win: {self.reason}"
+        parts = [f"{PATTERN_NAMES[p]} {f}" for p, f in zip(self.patterns, self.pattern_fans,
+                                                              strict=True)]
+        parts += [str(a) for a in self.add_ons]
+        text = f"{' + '.join(parts)} = {self.fan} fan"
+        if self.capped:
+            text += f" → capped at {self.max_fan}"
+        if not self.winning:
+            return f"{text}: not a win ({self.reason})"
+        return f"{text} → {self.points} × base"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winning": self.winning,
+            "pattern": self.pattern,
+            "fan": self.fan,
+            "add_ons": [{"name": a.name, "fan": a.fan, "count": a.count} for a in self.add_ons],
+            "capped": self.capped,
+            "points": self.points,
+            "breakdown": self.breakdown(),
+        }
+
+
+def _not_winning(reason: str) -> Score:
+    return Score(False, None, (), (), 0, False, 0, reason)
+
+
+def score_win(counts: Sequence[int], melds: Sequence[Meld], win_tile: int, void: int | None,
+              rules: Rules, ctx: WinContext = WinContext()) -> Score:
+    """Score a win: ``counts`` are the 27 concealed counts including ``win_tile``.
+
+    An expected "no" is a result: a hand that does not win scores ``winning=False``
+    with the ``reason``. The input is trusted (the caller checks tile supply).
+
+    >>> from xuezhan.rules import Rules
+    >>> from xuezhan.tiles import counts_of, parse_tiles, Tile
+    >>> s = score_win(counts_of(parse_tiles("11222244m557788p")), [], Tile.parse("8p"), 2,
+    ...               Rules.preset("online"))
+    >>> s.pattern, s.fan, s.points
+    ('long_qi_dui', 5, 16)
+    """
+    return _score(counts, melds, win_tile, void, rules, ctx, exclude_kong_fan=False)
+
+
+def _score(counts: Sequence[int], melds: Sequence[Meld], win_tile: int, void: int | None,
+           rules: Rules, ctx: WinContext, exclude_kong_fan: bool) -> Score:
+    counts = list(counts)
+    standard = readings(counts) if sum(counts) == 14 - 3 * len(melds) else 0
+    seven = not melds and is_seven_pairs(counts)
+    if not standard and not seven:
+        return _not_winning("not_a_winning_hand")
+    if void is not None and (any(counts[void * 9:void * 9 + 9])
+                             or any(m.tile // 9 == void for m in melds)):
+        return _not_winning("holds_void_suit")
+
+    meld_features = PUNGS_ONLY | TERMINALS
+    for m in melds:
+        if m.tile % 9 not in (0, 8):
+            meld_features &= ~TERMINALS
+    suits = {m.tile // 9 for m in melds} | {t // 9 for t in range(27) if counts[t]}
+    ranks = {m.tile % 9 for m in melds} | {t % 9 for t in range(27) if counts[t]}
+    hand = _Hand(counts, melds, win_tile, rules, ctx, qing=len(suits) == 1,
+                 all_258=ranks <= {1, 4, 7}, no_terminals=not ranks & {0, 8})
+
+    best: tuple[tuple[int, int, int], Score] | None = None
+    options = [f & meld_features for f in range(4) if standard >> f & 1]
+    options += [-1] if seven else []
+    for features in options:
+        score = hand.score(features, exclude_kong_fan)
+        key = (score.fan, score.pattern_fans[0] if score.pattern_fans else 0,
+               -_RANK[score.pattern or "ping_hu"])
+        if best is None or key > best[0]:
+            best = (key, score)
+    assert best is not None
+    return best[1]
+
+
+class _Hand:
+    """One winning hand being scored; :meth:`score` values one reading of it."""
+
+    def __init__(self, counts: list[int], melds: Sequence[Meld], win_tile: int, rules: Rules,
+                 ctx: WinContext, *, qing: bool, all_258: bool, no_terminals: bool) -> None:
+        self.counts = counts
+        self.melds = melds
+        self.win_tile = win_tile
+        self.rules = rules
+        self.ctx = ctx
+        self.qing = qing
+        self.all_258 = all_258
+        self.no_terminals = no_terminals
+        self.dragons = sum(1 for n in counts if n >= 4)
+
+    def score(self, features: int, exclude_kong_fan: bool) -> Score:
+        """Score one reading: ``features`` of a sets-and-pair reading, or −1 for seven pairs."""
+        rules = self.rules
+        fans = rules.patterns
+        seven = features < 0
+        if rules.fan_system == "additive":
+            chosen = self._components(features)
+            dragon = seven and "long_qi_dui" in chosen
+        else:
+            chosen = [self._table_pattern(features)]
+            dragon = chosen[0] in _DRAGONS
+        pattern_fans = tuple(fans[p] or 0 for p in chosen)
+        add_ons = self._add_ons(features, dragon, exclude_kong_fan)
+        fan = sum(pattern_fans) + sum(a.fan * a.count for a in add_ons)
+        top = max(chosen, key=lambda p: (fans[p] or 0, -_RANK[p]))
+        capped = rules.max_fan is not None and fan > rules.max_fan
+        if fan < rules.min_fan:
+            return Score(False, None, tuple(chosen), add_ons, fan, capped, 0, "below_min_fan",
+                         pattern_fans, rules.max_fan)
+        return Score(True, top, tuple(chosen), add_ons, fan, capped, rules.points(fan), None,
+                     pattern_fans, rules.max_fan)
+
+    def _fits(self, features: int) -> list[str]:
+        """The hand patterns of the table that fit this reading (not 天胡/地胡)."""
+        if features < 0:
+            names = ["ping_hu", "qi_dui"]
+            if self.dragons:
+                names.append("long_qi_dui")
+            if self.qing:
+                names += ["qing_qi_dui", "qing_long_qi_dui"] if self.dragons else ["qing_qi_dui"]
+            return names
+        pungs, terminals = bool(features & PUNGS_ONLY), bool(features & TERMINALS)
+        names = ["ping_hu"]
+        if pungs:
+            names.append("dui_dui_hu")
+            if self.all_258:
+                names.append("jiang_dui")
+        if terminals:
+            names.append("yao_jiu")
+        if self.qing:
+            names.append("qing_yi_se")
+            if pungs:
+                names.append("qing_dui")
+            if terminals:
+                names.append("qing_yao_jiu")
+        return names
+
+    def _situational_patterns(self) -> list[str]:
+        ctx = self.ctx
+        if not (self.rules.heaven_earth and ctx.situational):
+            return []
+        return [name for name, on in (("tian_hu", ctx.heaven), ("di_hu", ctx.earth)) if on]
+
+    def _table_pattern(self, features: int) -> str:
+        fans = self.rules.patterns
+        names = [p for p in self._fits(features) if fans[p] is not None]
+        if not names:
+            names = ["ping_hu"]  # every pattern switched off: a plain win worth 0
+        best = max(names, key=lambda p: (fans[p] or 0, -_RANK[p]))
+        for name in self._situational_patterns():
+            # choice (RULES.md §4): 天胡/地胡 take the place of the hand pattern when higher
+            if fans[name] is not None and (fans[name] or 0) > (fans[best] or 0):
+                best = name
+        return best
+
+    def _components(self, features: int) -> list[str]:
+        fans = self.rules.patterns
+        if features < 0:
+            atoms = ["qi_dui"] + (["long_qi_dui"] if self.dragons else [])
+        else:
+            atoms = []
+            if features & PUNGS_ONLY:
+                atoms += ["dui_dui_hu"] + (["jiang_dui"] if self.all_258 else [])
+            if features & TERMINALS:
+                atoms.append("yao_jiu")
+        if self.qing:
+            atoms.insert(0, "qing_yi_se")
+        atoms += self._situational_patterns()
+        chosen = [p for p in atoms if fans[p] is not None]
+        return chosen or ["ping_hu"]
+
+    def _add_ons(self, features: int, dragon: bool, exclude_kong_fan: bool) -> tuple[AddOn, ...]:
+        rules, ctx, melds = self.rules, self.ctx, self.melds
+        extra = rules.add_ons
+        out: list[AddOn] = []
+        roots = self._roots()
+        if dragon and rules.dragon_root == "exclude_one":
+            # choice (RULES.md §4): the four that makes the dragon is not a 根 again
+            roots -= 1
+        if extra["gen"] is not None and roots > 0:
+            out.append(AddOn("gen", extra["gen"], roots))
+        if not exclude_kong_fan:
+            for kind in ("direct", "added", "concealed"):
+                n = sum(1 for m in melds if m.is_kong and _KONG_KIND[m.kind] == kind)
+                if n and rules.kong_fan[kind]:
+                    out.append(AddOn(f"kong_{kind}", rules.kong_fan[kind], n))
+        self_drawn = ctx.self_drawn or ctx.after_kong is not None
+        flags = {
+            "gang_shang_hua": ctx.situational and ctx.after_kong is not None,
+            "gang_shang_pao": ctx.situational and ctx.kong_discard,
+            "qiang_gang": ctx.situational and ctx.rob_kong,
+            "zi_mo": rules.self_draw_bonus == "plus_fan" and self_drawn,
+            "jin_gou_diao": self._jin_gou_diao(features),
+            "hai_di_lao_yue": ctx.situational and ctx.last_tile and self_drawn,
+            "hai_di_pao": ctx.situational and ctx.last_tile and not self_drawn,
+            # choice: an added kong (补杠) grew from a peng, so it is not 门清 either
+            "men_qing": all(m.kind is MeldKind.AN for m in melds),
+            "zhong_zhang": self.no_terminals,
+        }
+        for name, applies in flags.items():
+            if applies and extra[name] is not None:
+                out.append(AddOn(name, extra[name] or 0, 1))
+        return tuple(out)
+
+    def _roots(self) -> int:
+        """根 by ``rules.root``: fours in the concealed hand; ``no_kongs`` adds a pung with
+        its fourth in hand; ``all`` adds declared kongs too."""
+        counts, root = self.counts, self.rules.root
+        n = sum(1 for c in counts if c >= 4)
+        if root in ("no_kongs", "all"):
+            n += sum(1 for m in self.melds if m.kind is MeldKind.PENG and counts[m.tile])
+        if root == "all":
+            n += sum(1 for m in self.melds if m.is_kong)
+        return n
+
+    def _jin_gou_diao(self, features: int) -> bool:
+        """金钩钓: ``melded_four`` — four melds and a single wait on the pair;
+        ``pair_wait_all_pungs`` — every set a pung or kong, won on the pair's tile."""
+        counts, win = self.counts, self.win_tile
+        if features < 0 or counts[win] != 2:
+            return False
+        if self.rules.jin_gou_diao == "melded_four":
+            return len(self.melds) == 4
+        return bool(features & PUNGS_ONLY)
+
+
+def ting_value(counts: Sequence[int], melds: Sequence[Meld], void: int | None, rules: Rules,
+               exclude_kong_fan: bool = False) -> tuple[int, list[tuple[Tile, Score]]] | None:
+    """查叫 value of a ready hand: the highest fan over its waits, each scored as a
+    discard win with no situational add-ons, and the per-wait scores (only the waits
+    that score a win). None when no wait reaches ``rules.min_fan`` (not ready).
+
+    With ``rules.ting_check_waits == "live"`` a wait whose four copies are all in the
+    player's own hand and melds is dropped. ``exclude_kong_fan`` leaves the winner's kong
+    add-ons out (``ting_check == "max_no_kong_fan"``).
+
+    >>> from xuezhan.rules import Rules
+    >>> from xuezhan.tiles import counts_of, parse_tiles
+    >>> value, per_wait = ting_value(counts_of(parse_tiles("112233556677p9m")), [], 2,
+    ...                              Rules.preset("chengdu"))
+    >>> value, per_wait[0][1].pattern
+    (2, 'qi_dui')
+    """
+    if void is not None and any(m.tile // 9 == void for m in melds):
+        return None
+    ctx = WinContext(situational=False)
+    found: list[tuple[Tile, Score]] = []
+    for tile in waits(counts, void):
+        if rules.ting_check_waits == "live":
+            held = counts[tile] + sum(m.size for m in melds if m.tile == tile)
+            if held >= 4:
+                continue
+        grown = list(counts)
+        grown[tile] += 1
+        score = _score(grown, melds, tile, void, rules, ctx, exclude_kong_fan)
+        if score.winning:
+            found.append((tile, score))
+    if not found:
+        return None
+    return max(s.fan for _, s in found), found
