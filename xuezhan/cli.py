@@ -1,0 +1,189 @@
+"""The command line: ``xuezhan verify|score|waits ...``.
+
+Exit codes of ``verify``: 0 legal, 1 violations found, 2 unreadable input (not JSON, or
+a file that cannot be read). Bad arguments exit 2 with a message that names them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from xuezhan.errors import InvalidTileError, XuezhanError
+from xuezhan.fan import WinContext, score_win, ting_value
+from xuezhan.hand import Meld, MeldKind, waits
+from xuezhan.replay import Report, load_document, verify_document
+from xuezhan.rules import Rules
+from xuezhan.tiles import SUIT_LETTERS, Tile, counts_of, format_tiles, parse_tiles
+
+_MELD_KINDS = {"peng": MeldKind.PENG, "ming": MeldKind.MING, "jia": MeldKind.JIA,
+               "an": MeldKind.AN}
+
+#: sub-commands: name -> (add its arguments, run it); other modules may register more
+COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
+                          Callable[[argparse.Namespace], int]]] = {}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="xuezhan", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, (add_arguments, _run) in _commands().items():
+        add_arguments(sub.add_parser(name))
+    args = parser.parse_args(argv)
+    try:
+        return _commands()[args.command][1](args)
+    except XuezhanError as exc:
+        print(f"xuezhan {args.command}: {exc}", file=sys.stderr)
+        return 2
+
+
+def _commands() -> dict[str, tuple[Callable[[argparse.ArgumentParser], None],
+                                   Callable[[argparse.Namespace], int]]]:
+    commands: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
+                              Callable[[argparse.Namespace], int]]] = {
+        "verify": (_verify_args, _verify), "score": (_score_args, _score),
+        "waits": (_waits_args, _waits)}
+    try:  # the simulator is optional for the engine
+        from xuezhan import simulate
+    except ImportError:
+        pass
+    else:
+        commands.update(getattr(simulate, "CLI_COMMANDS", {}))
+    commands.update(COMMANDS)
+    return commands
+
+
+# -- verify --------------------------------------------------------------------------
+
+def _verify_args(p: argparse.ArgumentParser) -> None:
+    p.description = "Replay and verify a round log; print the report as JSON."
+    p.add_argument("file", help="a FORMAT.md v1 document, or - for standard input")
+    p.add_argument("--text", action="store_true", help="print a readable table instead")
+
+
+def _verify(args: argparse.Namespace) -> int:
+    try:
+        if args.file == "-":
+            text: str | bytes = sys.stdin.buffer.read()
+        else:
+            with open(args.file, "rb") as fh:
+                text = fh.read()
+    except OSError as exc:
+        print(f"xuezhan verify: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
+        doc = load_document(text)
+    except XuezhanError as exc:
+        print(f"xuezhan verify: {args.file}: {exc}", file=sys.stderr)
+        return 2
+    report = verify_document(doc)
+    print(format_report(report) if args.text else json.dumps(report.to_dict(),
+                                                              ensure_ascii=False, indent=2))
+    return 0 if report.legal else 1
+
+
+def format_report(report: Report) -> str:
+    """The report as a readable table."""
+    lines = [f"legal: {'yes' if report.legal else 'no'}"]
+    if report.rules is not None:
+        lines.append(f"ruleset: {report.rules.preset_name} "
+                     f"({len(report.rules.to_json()) - 1} options)")
+    for v in report.violations:
+        where = f"round {v.round}" if v.round is not None else "document"
+        where += f" event {v.event}" if v.event is not None else ""
+        who = f" seat {v.seat}" if v.seat is not None else ""
+        lines.append(f"  ✗ {where}{who} [{v.code}] {v.message}")
+    for i, r in enumerate(report.rounds):
+        state = " (incomplete)" if r.incomplete else ""
+        lines.append(f"round {i}{state}: deltas {_signed(r.settlement.deltas)}, "
+                     f"next dealer {r.settlement.next_dealer}")
+        for p in r.settlement.payments:
+            lines.append(f"  seat {p.payer} → seat {p.payee} {p.amount:>4}  "
+                         f"{p.reason:<18} {p.detail}")
+    lines.append(f"totals: {_signed(report.totals)}")
+    return "\n".join(lines)
+
+
+def _signed(values: Sequence[int]) -> str:
+    return " ".join(f"{v:+d}" for v in values)
+
+
+# -- score and waits -----------------------------------------------------------------
+
+def _hand_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("hand", help="the concealed tiles, e.g. 123m456p789s11m")
+    p.add_argument("--melds", default="", help='declared melds, e.g. "peng:5p,an:2s,ming:7m"')
+    p.add_argument("--void", choices=list(SUIT_LETTERS), help="the declared void suit")
+    p.add_argument("--rules", default="chengdu", help='a preset name or JSON, e.g. '
+                   '\'{"preset": "chengdu", "max_fan": 4}\'')
+
+
+def _score_args(p: argparse.ArgumentParser) -> None:
+    p.description = "Score a winning hand (HAND includes the winning tile)."
+    _hand_args(p)
+    p.add_argument("--win", required=True, help="the winning tile")
+    p.add_argument("--self-drawn", action="store_true")
+    p.add_argument("--after-kong", action="store_true", help="杠上花")
+    p.add_argument("--rob-kong", action="store_true", help="抢杠")
+    p.add_argument("--kong-discard", action="store_true", help="杠上炮")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--heaven", action="store_true", help="天胡")
+    group.add_argument("--earth", action="store_true", help="地胡")
+    p.add_argument("--last-tile", action="store_true", help="海底")
+
+
+def parse_melds(text: str) -> list[Meld]:
+    """Read ``"peng:5p,an:2s"``. :raises XuezhanError: naming the bad meld."""
+    melds = []
+    for part in filter(None, (s.strip() for s in text.split(","))):
+        kind, _, tile = part.partition(":")
+        if kind not in _MELD_KINDS:
+            raise InvalidTileError(part, "bad meld (peng|ming|jia|an:TILE)")
+        melds.append(Meld(_MELD_KINDS[kind], Tile.parse(tile)))
+    return melds
+
+
+def _common(args: argparse.Namespace) -> tuple[list[int], list[Meld], int | None, Rules]:
+    counts = counts_of(parse_tiles(args.hand))
+    void = SUIT_LETTERS.index(args.void) if args.void else None
+    return counts, parse_melds(args.melds), void, Rules.from_json(args.rules)
+
+
+def _score(args: argparse.Namespace) -> int:
+    counts, melds, void, rules = _common(args)
+    win = Tile.parse(args.win)
+    ctx = WinContext(self_drawn=args.self_drawn or args.heaven or args.earth,
+                     after_kong="direct" if args.after_kong else None,
+                     kong_discard=args.kong_discard, rob_kong=args.rob_kong,
+                     heaven=args.heaven, earth=args.earth, last_tile=args.last_tile)
+    score = score_win(counts, melds, win, void, rules, ctx)
+    _print(score.to_json())
+    return 0 if score.winning else 1
+
+
+def _waits_args(p: argparse.ArgumentParser) -> None:
+    p.description = "The waits of a ready hand, each with the fan it would score (查叫)."
+    _hand_args(p)
+
+
+def _waits(args: argparse.Namespace) -> int:
+    counts, melds, void, rules = _common(args)
+    value = ting_value(counts, melds, void, rules)
+    shape = waits(counts, void)
+    scored = {int(t): s for t, s in value[1]} if value else {}
+    _print({
+        "hand": format_tiles(parse_tiles(args.hand)),
+        "ready": value is not None,
+        "value": value[0] if value else None,
+        "waits": [{"tile": str(t), "fan": scored[t].fan if t in scored else None,
+                   "points": scored[t].points if t in scored else None,
+                   "pattern": scored[t].pattern if t in scored else None} for t in shape],
+    })
+    return 0
+
+
+def _print(obj: Any) -> None:
+    print(json.dumps(obj, ensure_ascii=False, indent=2))
