@@ -1,0 +1,561 @@
+"""Simulated matches: bots play real rounds on a :class:`~xuezhan.table.Table`.
+
+``simulate_match(seed, rounds)`` deals, exchanges, declares voids and plays each round
+with :mod:`xuezhan.bots`, pushing every action onto a ``Table`` (so a log is legal by
+construction), and returns one FORMAT.md v1 document with the shuffled wall, the dealt
+hands, the dice, every event and the settled ``result``. The same arguments give the
+same document, byte for byte: all randomness comes from one ``random.Random(seed)``.
+
+>>> doc = simulate_match(7, rounds=2)
+>>> doc["format"], len(doc["rounds"]), len(doc["rounds"][0]["wall"])
+('xuezhan-log', 2, 55)
+>>> from xuezhan.replay import verify_document
+>>> verify_document(doc).legal
+True
+
+``coverage(docs)`` replays documents through :func:`~xuezhan.replay.verify_document`
+and counts the situations of RULES.md §4–§5 they contain (``xuezhan simulate --report``).
+Scenario mode (``scenario=NAME``) steers the deal so that a rare situation, such as
+天胡, arises in play; the events themselves are still the bots' and the table's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from xuezhan.actions import (
+    Action,
+    DingQue,
+    Draw,
+    Exchange,
+    Gang,
+    Hu,
+    Peng,
+    action_from_json,
+    action_to_json,
+)
+from xuezhan.bots import STYLES, Bot
+from xuezhan.errors import XuezhanError
+from xuezhan.fan import WinContext
+from xuezhan.replay import verify_document
+from xuezhan.rules import PATTERN_NAMES, Rules
+from xuezhan.settlement import KongEvent, WinEvent, settle
+from xuezhan.table import Table
+from xuezhan.tiles import FULL_SET, Tile, parse_tiles
+
+#: the fixed pool of player names, so that statistics over many matches make sense
+PLAYER_POOL: tuple[str, ...] = (
+    "alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi",
+)
+
+DEAL = 53  # 13 × 4 + the dealer's 14th
+MAX_ROUNDS = 64  # the log format's limit per match
+
+
+# -- matches ------------------------------------------------------------------------
+
+
+def simulate_match(seed: int, rounds: int, rules: Rules | str | dict[str, Any] = "chengdu",
+                   chaos: float = 0.0, scenario: str | None = None) -> dict[str, Any]:
+    """One match of ``rounds`` rounds as a FORMAT.md v1 document.
+
+    :raises XuezhanError: for a bad ruleset, a round count outside 1–64, a chaos share
+        outside 0–1 or an unknown scenario.
+    """
+    resolved = Rules.from_json(rules)
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise XuezhanError(f"rounds must be 1-{MAX_ROUNDS}, not {rounds!r}")
+    if not 0.0 <= chaos <= 1.0:
+        raise XuezhanError(f"chaos must be between 0 and 1, not {chaos!r}")
+    if scenario is not None and scenario not in SCENARIOS:
+        raise XuezhanError(f"unknown scenario {scenario!r} (known: {', '.join(SCENARIOS)})")
+    rng = random.Random(seed)
+    players = rng.sample(PLAYER_POOL, 4)
+    styles = [rng.choice(STYLES) for _ in range(4)]
+    bots = [Bot(seat, styles[seat], random.Random(rng.getrandbits(64)), chaos)
+            for seat in range(4)]
+    dealer = rng.randrange(4)
+    docs = []
+    for _ in range(rounds):
+        round_doc, next_dealer = simulate_round(rng, resolved, dealer, bots, scenario)
+        docs.append(round_doc)
+        dealer = next_dealer
+    doc: dict[str, Any] = {
+        "format": "xuezhan-log",
+        "version": 1,
+        "ruleset": _ruleset_json(rules, resolved),
+        "base": 1,
+        "players": players,
+        "match_id": f"sim-{seed}" + (f"-{scenario}" if scenario else ""),
+        "source": "xuezhan simulate (styles: " + ", ".join(s.name for s in styles) + ")",
+        "rounds": docs,
+    }
+    return doc
+
+
+def match_seed(seed: int, index: int) -> int:
+    """The seed of match ``index`` of a run seeded ``seed`` (string seeding is stable)."""
+    return random.Random(f"xuezhan-simulate:{seed}:{index}").getrandbits(63)
+
+
+def simulate_matches(n: int, rounds: int, seed: int,
+                     rules: Rules | str | dict[str, Any] = "chengdu", chaos: float = 0.0,
+                     scenario: str | None = None) -> Iterator[dict[str, Any]]:
+    """``n`` matches; match ``i`` is ``simulate_match(match_seed(seed, i), ...)``."""
+    for i in range(n):
+        yield simulate_match(match_seed(seed, i), rounds, rules, chaos, scenario)
+
+
+def _ruleset_json(given: Rules | str | dict[str, Any], rules: Rules) -> str | dict[str, Any]:
+    if isinstance(given, str) and not given.lstrip().startswith("{"):
+        return given
+    if isinstance(given, str):
+        loaded: dict[str, Any] = json.loads(given)
+        return loaded
+    if isinstance(given, dict):
+        return dict(given)
+    return rules.to_json()
+
+
+# -- one round ------------------------------------------------------------------------
+
+
+@dataclass
+class Deal:
+    """The dice, the exchange die and the 108 tiles in dealing order."""
+
+    dice: tuple[int, int]
+    die: int
+    tiles: list[Tile]
+
+
+def deal_random(rng: random.Random) -> Deal:
+    dice = (rng.randint(1, 6), rng.randint(1, 6))
+    die = rng.randint(1, 6)
+    tiles = list(FULL_SET)
+    rng.shuffle(tiles)
+    return Deal(dice, die, tiles)
+
+
+def split_deal(tiles: Sequence[Tile], dealer: int) -> tuple[list[list[Tile]], list[Tile]]:
+    """The four dealt hands (dealer 14, from the front) and the 55-tile wall."""
+    hands: list[list[Tile]] = [[], [], [], []]
+    pos = 0
+    for step in range(4):
+        seat = (dealer + step) % 4
+        size = 14 if step == 0 else 13
+        hands[seat] = sorted(tiles[pos:pos + size])
+        pos += size
+    return hands, list(tiles[DEAL:])
+
+
+def simulate_round(rng: random.Random, rules: Rules, dealer: int, bots: Sequence[Bot],
+                   scenario: str | None = None) -> tuple[dict[str, Any], int]:
+    """Play one round; return its document and the next dealer."""
+    deal = SCENARIOS[scenario](rng, rules, dealer) if scenario else deal_random(rng)
+    hands, wall = split_deal(deal.tiles, dealer)
+    table = Table(rules, dealer, hands, wall=wall, base=1, dice=deal.dice)
+    run = _Round(table, bots, wall)
+    run.play(deal.die)
+    settlement = settle(table.outcome(), rules)
+    assert settlement.next_dealer is not None
+    round_doc: dict[str, Any] = {
+        "dealer": dealer,
+        "dice": list(deal.dice),
+        "hands": [[str(t) for t in h] for h in hands],
+        "wall": [str(t) for t in wall],
+        "events": run.events,
+        "result": {
+            "deltas": list(settlement.deltas),
+            "payments": [[p.payer, p.payee, p.amount, p.reason] for p in settlement.payments],
+        },
+    }
+    return round_doc, settlement.next_dealer
+
+
+class _Round:
+    """Drives one table to its end, asking each seat's bot at each decision."""
+
+    def __init__(self, table: Table, bots: Sequence[Bot], wall: list[Tile]) -> None:
+        self.table = table
+        self.bots = bots
+        self.wall = wall
+        self.events: list[dict[str, Any]] = []
+
+    def push(self, action: Action) -> None:
+        self.table.push(action)
+        self.events.append(action_to_json(action))
+
+    def play(self, die: int) -> None:
+        table = self.table
+        if table.stage == "exchange":
+            self._exchange(die)
+        voids = tuple(bot.choose_void(table.hands[bot.seat]) for bot in self.bots)
+        self.push(DingQue(voids))
+        for bot in self.bots:
+            bot.start_round(table.hands[bot.seat], voids[bot.seat])
+        while not table.over:
+            expect = table.expect
+            if expect in ("draw", "replacement"):
+                self._draw(table.current, expect == "replacement")
+            elif expect == "discard":
+                self.push(self.bots[table.current].turn(table))
+            elif expect == "claim":
+                self._claims()
+            else:
+                self._robbing()
+
+    def _exchange(self, die: int) -> None:
+        table = self.table
+        give = tuple(bot.choose_exchange(table.hands[bot.seat]) for bot in self.bots)
+        dice = table.dice
+        direction = table.rules.exchange_direction(die, sum(dice) if dice else None)
+        source = {"from_next": 1, "opposite": 2, "from_prev": 3}[direction or "from_next"]
+        receive = tuple(give[(seat + source) % 4] for seat in range(4))
+        self.push(Exchange(die, give, receive))
+
+    def _draw(self, seat: int, replacement: bool) -> None:
+        table = self.table
+        if replacement and table.rules.kong_draw == "back":
+            tile = self.wall[table.wall_back - 1]
+        else:
+            tile = self.wall[table.wall_front]
+        self.push(Draw(seat, tile))
+
+    def _win_points(self, seat: int, tile: Tile, ctx: WinContext) -> int | None:
+        """Points of a legal win by ``seat`` on another's ``tile`` now, or None."""
+        table = self.table
+        if tile not in table.waits_of(seat):
+            return None
+        score = table.win_score(seat, tile, ctx, in_hand=False)
+        if not score.winning:
+            return None
+        passed, mode = table.passed[seat], table.rules.passed_win
+        if passed is not None and mode != "off" and not (
+                mode == "until_next_draw" and (score.fan > passed or table.wall_left < 4)):
+            return None
+        return score.points
+
+    def _winners(self, origin: int, tile: Tile, ctx: WinContext) -> list[int]:
+        table = self.table
+        forced = (table.last_four and table.rules.last_four == "must_win_all"
+                  and not ctx.rob_kong)
+        winners = []
+        for step in (1, 2, 3):
+            seat = (origin + step) % 4
+            if table.won[seat]:
+                continue
+            points = self._win_points(seat, tile, ctx)
+            if points is not None and self.bots[seat].wants_win(table, points, forced):
+                winners.append(seat)
+        return winners
+
+    def _claims(self) -> None:
+        table = self.table
+        assert table.last_discard is not None
+        discarder, tile = table.last_discard
+        ctx = WinContext(kong_discard=table.kong_before_discard is not None,
+                         last_tile=table.wall_left == 0)
+        winners = self._winners(discarder, tile, ctx)
+        for seat in winners:
+            self.push(Hu(seat, tile, discarder))
+        if not winners:
+            for step in (1, 2, 3):
+                seat = (discarder + step) % 4
+                if table.won[seat]:
+                    continue
+                claim = self.bots[seat].claim(table, tile)
+                if claim == "peng":
+                    self.push(Peng(seat, discarder, tile))
+                    return
+                if claim == "gang":
+                    self.push(Gang(seat, "ming", tile, discarder))
+                    return
+        self._next_turn(discarder, winners)
+
+    def _robbing(self) -> None:
+        table = self.table
+        assert table.pending_kong is not None
+        konger, tile, _ = table.pending_kong
+        winners = self._winners(konger, tile, WinContext(rob_kong=True,
+                                                         last_tile=table.wall_left == 0))
+        for seat in winners:
+            self.push(Hu(seat, tile, konger))
+        if winners:
+            self._next_turn(konger, winners)
+        else:
+            self._draw(konger, replacement=True)
+
+    def _next_turn(self, origin: int, winners: list[int]) -> None:
+        """Close a claim window nobody claimed (or that was won): the next seat draws."""
+        table = self.table
+        if table.wall_left == 0 or sum(table.won) >= 3:
+            table.finish()
+            return
+        last = max(winners, key=lambda s: (s - origin) % 4) if winners else origin
+        self._draw(table.next_live(last), replacement=False)
+
+
+# -- scenarios ------------------------------------------------------------------------
+
+ScenarioDeal = Callable[[random.Random, Rules, int], Deal]
+
+#: scenario name -> a function that steers the deal (filled in below)
+SCENARIOS: dict[str, ScenarioDeal] = {}
+
+
+# -- coverage -------------------------------------------------------------------------
+
+#: the situations the coverage report counts, in report order, with a short label
+SITUATIONS: dict[str, str] = {
+    **{f"pattern:{k}": f"{v} {k}" for k, v in PATTERN_NAMES.items()},
+    "add_on:gen": "根 (gen)",
+    "add_on:direct_kong": "直杠 add-on (winner's direct kong)",
+    "add_on:added_kong": "补杠 add-on (winner's added kong)",
+    "add_on:concealed_kong": "暗杠 add-on (winner's concealed kong)",
+    "add_on:gang_shang_hua": "杠上花 add-on",
+    "add_on:gang_shang_pao": "杠上炮 add-on",
+    "add_on:qiang_gang": "抢杠 add-on",
+    "kong:direct": "直杠 declared (direct kong)",
+    "kong:added": "补杠 declared (added kong)",
+    "kong:concealed": "暗杠 declared (concealed kong)",
+    "pay:kong_direct": "kong payment, direct (刮风)",
+    "pay:kong_added": "kong payment, added (刮风)",
+    "pay:kong_concealed": "kong payment, concealed (下雨)",
+    "win:self_drawn": "self-drawn wins (自摸)",
+    "win:discard": "wins on a discard",
+    "win:multiple": "一炮多响 (multiple win on one discard)",
+    "win:rob_kong": "抢杠胡 (robbing a kong)",
+    "win:gang_shang_hua": "杠上花 (win on a kong replacement)",
+    "win:dian_gang_hua": "点杠花 paid by the kong-tile discarder",
+    "win:gang_shang_pao": "杠上炮 (win on the discard after a kong)",
+    "pay:call_transfer": "呼叫转移 (call transfer)",
+    "pay:kong_refund": "杠上炮 kong refund",
+    "round:three_winners": "rounds ended by the third win",
+    "round:drawn": "drawn rounds (流局)",
+    "pay:flower_pig": "查花猪 (flower-pig payments)",
+    "pay:ting_check": "查叫 (ting-check payments)",
+    "pay:price_difference": "补差价 (price difference)",
+    "pay:tax_refund": "退税 (tax refund)",
+    "last_four:self_drawn": "last-four must-win, self-drawn",
+    "last_four:discard": "last-four must-win, on a discard",
+    "passed_win:passed": "过手胡: a win on a discard passed",
+    "passed_win:later_higher": "过手胡: won a discard later for more fan before drawing",
+    "dealer:discarder_after_multiple": "next dealer is the discarder of a multiple win",
+}
+
+#: situations that cannot arise under a preset's options (listed as n/a in the report)
+NOT_APPLICABLE: dict[str, tuple[str, ...]] = {
+    "chengdu": ("pay:call_transfer", "pay:kong_refund", "win:dian_gang_hua",
+                "last_four:discard"),
+    "online": ("pay:price_difference", "pay:kong_refund", "add_on:direct_kong",
+               "add_on:added_kong", "add_on:concealed_kong"),
+}
+
+_ADD_ON_MARKS: dict[str, str] = {
+    "add_on:gen": "根",
+    "add_on:direct_kong": "直杠",
+    "add_on:added_kong": "补杠",
+    "add_on:concealed_kong": "暗杠",
+    "add_on:gang_shang_hua": "杠上花",
+    "add_on:gang_shang_pao": "杠上炮",
+    "add_on:qiang_gang": "抢杠",
+}
+
+
+@dataclass
+class Coverage:
+    """Counts of each situation over some documents, and any fault the replay found."""
+
+    counts: Counter[str]
+    rounds: int = 0
+    violations: int = 0
+    mismatches: int = 0
+
+    def add(self, other: Coverage) -> None:
+        self.counts.update(other.counts)
+        self.rounds += other.rounds
+        self.violations += other.violations
+        self.mismatches += other.mismatches
+
+
+def coverage(docs: Iterable[dict[str, Any]]) -> Coverage:
+    """Replay each document with :func:`verify_document` and count what happened.
+
+    Wins, kongs and payments are read from the verifier's records and settlements
+    (reason codes, the win breakdown); 过手胡 and the last-four rule, which leave no
+    payment, from a step-by-step replay of the round on a fresh table.
+    """
+    out = Coverage(Counter())
+    for doc in docs:
+        report = verify_document(doc)
+        out.violations += sum(v.code not in ("result_mismatch", "result_payment_mismatch")
+                              for v in report.violations)
+        out.mismatches += sum(v.code in ("result_mismatch", "result_payment_mismatch")
+                              for v in report.violations)
+        rules = report.rules or Rules()
+        for round_doc, round_report in zip(doc["rounds"], report.rounds, strict=False):
+            out.rounds += 1
+            _count_round(out.counts, round_report.record, round_report.settlement.payments,
+                         round_report.settlement.next_dealer)
+            _count_replay(out.counts, round_doc, rules, doc.get("base", 1))
+    return out
+
+
+def _count_round(counts: Counter[str], record: Any, payments: Sequence[Any],
+                 next_dealer: int | None) -> None:
+    wins = [e for e in record.events if isinstance(e, WinEvent)]
+    kongs = [e for e in record.events if isinstance(e, KongEvent)]
+    for k in kongs:
+        counts[f"kong:{k.kind}"] += 1
+    groups = Counter(w.group for w in wins if w.discarder is not None)
+    for w in wins:
+        counts[f"pattern:{w.pattern}"] += 1
+        detail = w.detail.split("=")[0]
+        for key, mark in _ADD_ON_MARKS.items():
+            if mark in detail:
+                counts[key] += 1
+        counts["win:self_drawn" if w.discarder is None else "win:discard"] += 1
+        if w.rob_kong:
+            counts["win:rob_kong"] += 1
+        if w.after_kong is not None:
+            counts["win:gang_shang_hua"] += 1
+        if w.kong_before_discard is not None:
+            counts["win:gang_shang_pao"] += 1
+    counts["win:multiple"] += sum(1 for n in groups.values() if n > 1)
+    if wins and next_dealer is not None:
+        first = wins[0]
+        if first.discarder is not None and groups[first.group] > 1 and \
+                next_dealer == first.discarder:
+            counts["dealer:discarder_after_multiple"] += 1
+    if len(wins) >= 3:
+        counts["round:three_winners"] += 1
+    if record.drawn:
+        counts["round:drawn"] += 1
+    for p in payments:
+        counts[f"pay:{p.reason}"] += 1
+        if p.reason == "win_discard" and "点杠花" in p.detail:
+            counts["win:dian_gang_hua"] += 1
+
+
+def _count_replay(counts: Counter[str], round_doc: dict[str, Any], rules: Rules,
+                  base: int) -> None:
+    """过手胡 and last-four wins: step through the round and watch the table's state."""
+    table = Table(rules, round_doc["dealer"], [parse_tiles(h) for h in round_doc["hands"]],
+                  wall=parse_tiles(round_doc["wall"]), base=base, dice=round_doc.get("dice"))
+    for event in round_doc["events"]:
+        action = action_from_json(event)
+        before = list(table.passed)
+        must = table.must_win
+        in_last_four = table.last_four
+        table.play(action)
+        for seat in range(4):
+            after, prior = table.passed[seat], before[seat]
+            if after is not None and (prior is None or after > prior):
+                counts["passed_win:passed"] += 1
+        if isinstance(action, Hu):
+            if action.target is None and must == action.actor:
+                counts["last_four:self_drawn"] += 1
+            elif (action.target is not None and in_last_four
+                  and rules.last_four == "must_win_all"):
+                counts["last_four:discard"] += 1
+            if action.target is not None and before[action.actor] is not None:
+                counts["passed_win:later_higher"] += 1
+
+
+def format_coverage(columns: dict[str, Coverage]) -> str:
+    """The coverage table as Markdown, one column per corpus."""
+    names = list(columns)
+    head = "| situation | " + " | ".join(names) + " |"
+    rule = "|---|" + "---:|" * len(names)
+    lines = [head, rule]
+    for key, label in SITUATIONS.items():
+        cells = []
+        for name in names:
+            preset = name.split()[0]
+            if key in NOT_APPLICABLE.get(preset, ()):
+                cells.append("n/a")
+            else:
+                cells.append(str(columns[name].counts.get(key, 0)))
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines.append("| rounds | " + " | ".join(str(columns[n].rounds) for n in names) + " |")
+    lines.append("| violations / result mismatches | " + " | ".join(
+        f"{columns[n].violations} / {columns[n].mismatches}" for n in names) + " |")
+    return "\n".join(lines)
+
+
+# -- the command line -----------------------------------------------------------------
+
+
+def _add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = ("Simulate matches between bots and write them as FORMAT.md v1 logs "
+                     "(or, with --report, print how often each situation occurred).")
+    p.add_argument("--matches", type=int, default=1, help="how many matches (default 1)")
+    p.add_argument("--rounds", type=int, default=8, help="rounds per match (default 8)")
+    p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
+    p.add_argument("--rules", default="chengdu", help="a preset name or JSON overrides")
+    p.add_argument("--out", default="-", help="a directory for one JSON file per match, "
+                   "or - for JSON lines on standard output (default)")
+    p.add_argument("--chaos", type=float, default=0.0,
+                   help="share of decisions made at random (still legal), 0-1")
+    p.add_argument("--scenario", choices=sorted(SCENARIOS) or None,
+                   help="steer every deal towards a rare situation")
+    p.add_argument("--report", action="store_true",
+                   help="print the coverage table of the simulated matches instead")
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.matches < 1:
+        raise XuezhanError(f"--matches must be at least 1, not {args.matches}")
+    rules: str | dict[str, Any] = args.rules
+    if args.rules.lstrip().startswith("{"):
+        try:
+            rules = json.loads(args.rules)
+        except ValueError as exc:
+            raise XuezhanError(f"--rules is not valid JSON: {exc}") from None
+    docs = simulate_matches(args.matches, args.rounds, args.seed, rules, args.chaos,
+                            args.scenario)
+    if args.report:
+        return _report(docs, rules, args)
+    if args.out == "-":
+        out = sys.stdout
+        for doc in docs:
+            out.write(json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n")
+        return 0
+    os.makedirs(args.out, exist_ok=True)
+    for i, doc in enumerate(docs):
+        path = os.path.join(args.out, f"match-{i:05d}.json")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n")
+    return 0
+
+
+def _report(docs: Iterable[dict[str, Any]], rules: str | dict[str, Any],
+            args: argparse.Namespace) -> int:
+    natural = coverage(docs)
+    name = rules if isinstance(rules, str) else str(rules.get("preset", "chengdu"))
+    columns = {f"{name} (natural)": natural}
+    if args.scenario is None and SCENARIOS:
+        steered = Coverage(Counter())
+        for scenario in SCENARIOS:
+            steered.add(coverage(simulate_matches(1, 4, args.seed, rules, args.chaos,
+                                                  scenario)))
+        columns[f"{name} (scenarios)"] = steered
+    print(format_coverage(columns))
+    bad = natural.violations + natural.mismatches
+    return 1 if bad else 0
+
+
+CLI_COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
+                              Callable[[argparse.Namespace], int]]] = {
+    "simulate": (_add_arguments, _run),
+}
+
