@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from xuezhan.errors import LogFormatError
-from xuezhan.tiles import SUIT_LETTERS, Tile, parse_tiles
+from xuezhan.tiles import SUIT_LETTERS, TILES, Tile, parse_tiles
 
 GANG_KINDS = ("ming", "jia", "an")
+_TILE_NAMED = {str(t): t for t in TILES}
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,9 +92,9 @@ def action_from_json(obj: dict[str, Any]) -> Action:
     try:
         kind = obj["type"]
         if kind == "draw":
-            return Draw(obj["actor"], Tile.parse(obj["tile"]))
+            return Draw(obj["actor"], _TILE_NAMED.get(obj["tile"]) or Tile.parse(obj["tile"]))
         if kind == "discard":
-            return Discard(obj["actor"], Tile.parse(obj["tile"]))
+            return Discard(obj["actor"], _TILE_NAMED.get(obj["tile"]) or Tile.parse(obj["tile"]))
         if kind == "peng":
             return Peng(obj["actor"], obj["target"], Tile.parse(obj["tile"]))
         if kind == "gang":

@@ -124,6 +124,8 @@ class Table:
         self._claim_group = -1
         self._claim_round: frozenset[int] = frozenset()
         self._waits: list[frozenset[Tile] | None] = [None] * 4
+        self._handlers: dict[type, Any] = {Draw: self._draw, Discard: self._discard,
+                                           Peng: self._peng, Gang: self._gang, Hu: self._hu}
         self.deal_problems = self._check_deal(hands)
 
     # -- public API ------------------------------------------------------------------
@@ -136,23 +138,30 @@ class Table:
         """Apply ``action`` leniently and return every rule it broke (empty when legal)."""
         self.event_index = self.event_index + 1 if index is None else index
         problems: list[Problem] = []
-        if self.stage == "over":
+        stage = self.stage
+        if stage == "over":
             return [Problem("event_after_end", "the round had already ended", action.actor)]
-        if isinstance(action, Exchange):
-            self._exchange(action, problems)
-        elif isinstance(action, DingQue):
-            self._dingque(action, problems)
-        else:
+        handler = self._handlers.get(type(action))
+        if handler is None:  # exchange or void declaration
+            if isinstance(action, Exchange):
+                self._exchange(action, problems)
+            elif isinstance(action, DingQue):
+                self._dingque(action, problems)
+            return problems
+        if stage != "play":
             self._enter_play(problems)
+        if self.expect is CLAIM or self.expect is ROB:
             self._close_windows(action, problems)
-            if self.stage == "over":
-                problems.append(Problem("event_after_end", "the round had already ended",
-                                        action.actor))
-            elif action.actor is not None and self.won[action.actor]:
-                problems.append(Problem("action_by_winner",
-                                        f"seat {action.actor} has already won", action.actor))
-            else:
-                self._play_action(action, problems)
+        seat = action.actor
+        assert seat is not None  # only exchange and void declarations have no actor
+        if self.stage == "over":
+            problems.append(Problem("event_after_end", "the round had already ended", seat))
+        elif self.won[seat]:
+            problems.append(Problem("action_by_winner", f"seat {seat} has already won", seat))
+        else:
+            if self.must_win is not None:
+                self._check_must_win(action, problems)
+            handler(action, problems)
         return problems
 
     def push(self, action: Action) -> None:
@@ -295,21 +304,11 @@ class Table:
 
     # -- play ------------------------------------------------------------------------
 
-    def _play_action(self, action: Action, problems: list[Problem]) -> None:
-        if self.must_win is not None and not (isinstance(action, Hu) and action.target is None
-                                              and action.actor == self.must_win):
-            problems.append(self._last_four_problem(self.must_win))
+    def _check_must_win(self, action: Action, problems: list[Problem]) -> None:
+        if not (isinstance(action, Hu) and action.target is None
+                and action.actor == self.must_win):
+            problems.append(self._last_four_problem(self.must_win))  # type: ignore[arg-type]
             self.must_win = None
-        if isinstance(action, Draw):
-            self._draw(action, problems)
-        elif isinstance(action, Discard):
-            self._discard(action, problems)
-        elif isinstance(action, Peng):
-            self._peng(action, problems)
-        elif isinstance(action, Gang):
-            self._gang(action, problems)
-        elif isinstance(action, Hu):
-            self._hu(action, problems)
 
     def _draw(self, d: Draw, problems: list[Problem]) -> None:
         seat = d.actor
@@ -631,10 +630,13 @@ class Table:
 
     def _register_passes(self, target: int, tile: Tile, problems: list[Problem]) -> None:
         """Seats that could have won on a discard and did not: 过手胡 and the last-four rule."""
-        for seat in self.live_seats():
-            if seat == target or seat in self.claim_winners:
+        for seat in range(4):
+            if self.won[seat] or seat == target or seat in self.claim_winners:
                 continue
-            if tile not in self.waits_of(seat):
+            waits_now = self._waits[seat]
+            if waits_now is None:
+                waits_now = self.waits_of(seat)
+            if tile not in waits_now:
                 continue
             ctx = WinContext(kong_discard=self.kong_before_discard is not None,
                              last_tile=self.wall_left == 0)
