@@ -7,6 +7,7 @@ a file that cannot be read). Bad arguments exit 2 with a message that names them
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -46,12 +47,12 @@ def _commands() -> dict[str, tuple[Callable[[argparse.ArgumentParser], None],
                               Callable[[argparse.Namespace], int]]] = {
         "verify": (_verify_args, _verify), "score": (_score_args, _score),
         "waits": (_waits_args, _waits)}
-    try:  # the simulator is optional for the engine
-        from xuezhan import simulate
-    except ImportError:
-        pass
-    else:
-        commands.update(getattr(simulate, "CLI_COMMANDS", {}))
+    for name in ("simulate", "corrupt"):  # tools built on the engine add their commands
+        try:
+            module = importlib.import_module(f"xuezhan.{name}")
+        except ImportError:
+            continue
+        commands.update(getattr(module, "CLI_COMMANDS", {}))
     commands.update(COMMANDS)
     return commands
 
