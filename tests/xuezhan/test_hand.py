@@ -1,0 +1,224 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from xuezhan.hand import (
+    PUNGS_ONLY,
+    SUIT_WEIGHTS,
+    TERMINALS,
+    Meld,
+    MeldKind,
+    holds_suits,
+    is_ready,
+    is_seven_pairs,
+    is_winning,
+    readings,
+    shanten,
+    suit_key,
+    waits,
+)
+from xuezhan.tiles import Tile, counts_of, format_tiles, parse_tiles
+
+
+def c(text: str) -> list[int]:
+    return counts_of(parse_tiles(text))
+
+
+def w(text: str, void: int | None = None) -> str:
+    return format_tiles(waits(c(text), void))
+
+
+# -- melds -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind, is_kong, size", [
+    (MeldKind.PENG, False, 3), (MeldKind.MING, True, 4), (MeldKind.JIA, True, 4),
+    (MeldKind.AN, True, 4)])
+def test_a_meld_knows_whether_it_is_a_kong_and_its_size(kind: MeldKind, is_kong: bool,
+                                                        size: int) -> None:
+    meld = Meld(kind, Tile.parse("5p"), source=None if kind is MeldKind.AN else 2)
+    assert (meld.is_kong, meld.size) == (is_kong, size)
+    assert str(meld) == f"{kind.value} 5p"
+
+
+def test_meld_kinds_are_the_log_spellings() -> None:
+    assert [k.value for k in MeldKind] == ["peng", "ming", "jia", "an"]
+    assert MeldKind("jia") is MeldKind.JIA and MeldKind.AN == "an"
+
+
+def test_melds_are_frozen_values() -> None:
+    a = Meld(MeldKind.PENG, Tile.parse("5p"), 1)
+    assert a == Meld(MeldKind.PENG, Tile.parse("5p"), 1)
+    with pytest.raises(AttributeError):
+        a.tile = Tile.parse("6p")  # type: ignore[misc]
+
+
+def test_a_suit_key_is_the_counts_in_base_5() -> None:
+    counts = c("1m22m9m1p")
+    assert tuple(5**i for i in range(9)) == SUIT_WEIGHTS
+    assert suit_key(counts, 0) == 1 + 2 * 5 + 5**8
+    assert suit_key(counts, 1) == 1
+    assert suit_key(counts, 2) == 0
+
+
+# -- the win test -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("hand", [
+    "23445677m345789p",      # 基本胡 (seed 001)
+    "111333444m66677p",      # 对对胡
+    "11223345678999m",       # 清一色
+    "111222333m78999p",      # 幺九: 123·123·123·789·99
+    "11123777888999m",       # 清幺九
+    "123333m45566799s",      # 带根
+    "11m",                   # four melds and the pair
+    "123m44p",               # three melds
+    "11122233344455m",
+])
+def test_four_sets_and_a_pair_win(hand: str) -> None:
+    assert is_winning(c(hand))
+
+
+@pytest.mark.parametrize("hand", [
+    "11334466m557799p",      # 七对
+    "11222244m557788p",      # 龙七对: a four-of-a-kind is two pairs
+    "11112222333344m",       # three fours and a pair
+])
+def test_seven_pairs_win_with_fours_counting_as_two_pairs(hand: str) -> None:
+    assert is_winning(c(hand))
+    assert is_seven_pairs(c(hand))
+
+
+@pytest.mark.parametrize("hand", [
+    "11334466m5577p",        # 12 tiles of pairs: seven pairs needs all 14 concealed
+    "1133446m5577p",
+    "12345678m1234p",
+    "11m22m",
+    "",
+    "1m",
+    "111m",                  # a set without the pair
+    "11m22p",                # two pairs
+    "1112223334445m5p",
+])
+def test_other_shapes_do_not_win(hand: str) -> None:
+    assert not is_winning(c(hand))
+
+
+def test_a_hand_holding_its_void_suit_never_wins() -> None:
+    hand = c("23445677m345789p")
+    assert is_winning(hand, void=2)
+    assert not is_winning(hand, void=0)
+    assert not is_winning(hand, void=1)
+    assert not is_winning(c("11334466m557799p"), void=1)
+
+
+def test_counts_may_be_a_tuple() -> None:
+    assert is_winning(tuple(c("11m")))
+    assert waits(tuple(c("1m"))) == [Tile.parse("1m")]
+
+
+# -- waits ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("hand, expected", [
+    ("1112345678999m", "123456789m"),    # 九莲宝灯: all nine
+    ("2344567m345789p", "147m"),
+    ("23m456789m11p555p", "147m"),
+    ("111333444m6667p", "578p"),
+    ("1133446m557799p", "6m"),           # seven pairs
+    ("1122334m", "14m"),                 # sets (1, 4) and nothing more
+    ("11223344556677m", ""),             # 14 tiles: complete, not a wait shape
+    ("1m", "1m"),                        # four melds: the pair wait
+    ("13m", ""),
+    ("5m", "5m"),
+])
+def test_waits_are_every_tile_that_completes_the_hand(hand: str, expected: str) -> None:
+    assert w(hand) == format_tiles(parse_tiles(expected))
+
+
+def test_a_wait_may_be_a_tile_the_player_holds_all_four_of() -> None:
+    # 1111m: only a fifth 1m would complete it; a shape wait that can never arrive
+    assert w("1111m234p567p789p") == "1m"
+    assert is_winning(c("11111m234p567p789p"))
+    # peng 5p and the fourth 5p in hand, waiting on it as the pair
+    assert w("5p") == "5p"
+
+
+def test_seven_pairs_wait_on_a_third_copy_makes_a_four() -> None:
+    assert w("111m3355m557799p") == "1m"
+
+
+def test_seven_pairs_and_sets_waits_are_merged() -> None:
+    assert w("11223344m5566p9p") == "9p"       # seven pairs only
+    assert w("11223344m55667p") == "47p"       # 7p both ways, 4p as sets only
+
+
+def test_waits_are_empty_when_the_void_suit_is_held() -> None:
+    assert w("2344567m345789p", void=1) == ""
+    assert w("2344567m345789p", void=2) == "147m"
+
+
+def test_ready_means_some_wait() -> None:
+    assert is_ready(c("2344567m345789p"))
+    assert not is_ready(c("2344567m345789p"), void=1)
+    assert not is_ready(c("1357m2468p13579s"))
+
+
+# -- readings (the features scoring needs) -----------------------------------------
+
+
+def test_readings_see_111222333_as_pungs_and_as_chows() -> None:
+    mask = readings(c("111222333m78999p"))
+    assert mask >> TERMINALS & 1            # 123·123·123·789·99
+    assert readings(c("111222333m444p99p")) >> (PUNGS_ONLY | TERMINALS) & 0 == 0
+    assert readings(c("111222333m444p99p")) >> PUNGS_ONLY & 1  # 111·222·333·444 pungs
+    assert readings(c("12m")) == 0
+
+
+def test_readings_of_a_fifth_copy_use_the_plain_recursion() -> None:
+    assert readings(c("11111m234p567p789p")) == 1 << 0   # 111·11: no feature holds
+
+
+# -- shanten ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("hand, melds, expected", [
+    ("23445677m345789p", 0, -1),
+    ("2344567m345789p", 0, 0),
+    ("1133446m557799p", 0, 0),           # seven pairs ready
+    ("11334469m55779p", 0, 1),
+    ("1m", 4, 0),
+    ("11m", 4, -1),
+    ("1357m2468p13579s", 0, 4),          # four gapped partials
+    ("147m258p369s1478m", 0, 3),         # seven pairs: three pairs so far
+    ("123m456p78s55s", 1, 0),
+    ("123m456p7s9s15s", 1, 1),
+])
+def test_shanten_counts_the_tiles_still_missing(hand: str, melds: int, expected: int) -> None:
+    assert shanten(c(hand), melds) == expected
+
+
+def test_shanten_without_melds_includes_seven_pairs() -> None:
+    assert shanten(c("1122334455667m")) == 0
+    assert shanten(c("11223344m556677p"), melds=0) == -1
+    # seven pairs only without melds: five pairs and a single count as sets and pairs here
+    assert shanten(c("113355m7799p1s"), melds=1) == 2
+
+
+# -- suits ------------------------------------------------------------------------
+
+
+def test_holds_suits_counts_hand_and_melds() -> None:
+    assert holds_suits(c("123m456m")) == 1
+    assert holds_suits(c("123m456m"), [Meld(MeldKind.PENG, Tile.parse("5p"), 1)]) == 2
+    assert holds_suits(c("1m1p1s")) == 3
+
+
+def test_the_tables_build_in_under_a_second() -> None:
+    code = ("import time; t = time.perf_counter(); from xuezhan.hand import is_winning; "
+            "is_winning([0] * 27); print(time.perf_counter() - t)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert float(out.stdout) < 1.0
