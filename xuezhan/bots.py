@@ -145,7 +145,16 @@ class Bot:
             tile = next(TILES[k] for k in range(NUM_KINDS) if table.hands[seat][k])
         if tile is None:
             return None
-        ctx = WinContext(self_drawn=True, heaven=heaven and table.rules.heaven_earth)
+        if table.must_win == seat:
+            return tile
+        # the table's own context for a self-drawn win, so that min_fan is judged alike
+        rules = table.rules
+        earth = (seat != table.dealer and table.draws[seat] == 1 and not table.claimed_or_won)
+        kong = table.replacement_of
+        ctx = WinContext(self_drawn=True, heaven=heaven and rules.heaven_earth,
+                         earth=earth and rules.heaven_earth,
+                         after_kong=kong.kind if kong is not None else None,
+                         last_tile=table.wall_left == 0)
         return tile if table.win_score(seat, tile, ctx, in_hand=True).winning else None
 
     def _kong(self, table: Table) -> Gang | None:
