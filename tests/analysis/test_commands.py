@@ -49,10 +49,13 @@ def test_sweep_matches_requeues_the_stuck(upload: Any) -> None:
     assert Match.objects.get(pk=match.pk).status == "verified"  # eager here
 
 
-def test_load_demo_creates_a_verified_demo_club_and_is_repeatable(settings: Any) -> None:
+def test_load_demo_creates_a_verified_demo_club_and_is_repeatable(
+    settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     out = StringIO()
-    call_command("load_demo", "--matches", "3", "--rounds", "2", stdout=out, stderr=StringIO())
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("load_demo", "--matches", "3", "--rounds", "2", stdout=out)
     assert "Sign in at http://127.0.0.1:8000/accounts/login/" in out.getvalue()
     club = Club.objects.get(name="Demo club")
     assert sorted(club.memberships.values_list("user__username", "role")) == [

@@ -72,7 +72,7 @@ def test_the_upload_form_verifies_and_shows_the_settlement(
     payments = [p for r in match.rounds.all() for p in r.payments.all()]
     for payment in payments:
         assert f"<strong>{payment.amount}</strong>" in page and payment.reason in page
-    assert page.count(" pays ") == len(payments)
+    assert page.count('<li class="payment">') == len(payments)
 
 
 def test_the_upload_form_lists_every_error(browser: Any, club: Any) -> None:
