@@ -1,0 +1,228 @@
+"""The table state machine: RULES.md §2-§3 and the options that change what is legal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.xuezhan.logs import event, match_doc, round_doc, suits
+from xuezhan.actions import Action, DingQue, action_from_json
+from xuezhan.errors import IllegalActionError
+from xuezhan.replay import verify_document
+from xuezhan.rules import Rules
+from xuezhan.table import CODES, Table
+from xuezhan.tiles import parse_tiles
+
+# Dealer 0 holds a nine-gates shape plus 5s (void s); seats 1-3 are void in m.
+HANDS = ["1112345678999m5s", "5m1234567p123s99p", "2345678p456789s", "112233p667788s9s"]
+
+
+def table(options: dict[str, Any] | None = None, hands: list[str] | None = None,
+          wall: str | None = None, dealer: int = 0, voids: str = "smmm") -> Table:
+    rules = Rules.from_json({"preset": "chengdu", "exchange": "off", **(options or {})})
+    t = Table(rules, dealer, [parse_tiles(h) for h in hands or HANDS],
+              wall=parse_tiles(wall) if wall else None)
+    assert t.play(DingQue(tuple(suits(voids)))) == []
+    return t
+
+
+def run(t: Table, *events: str) -> list[str]:
+    found = []
+    for text in events:
+        found += [p.code for p in t.play(act(text))]
+    return found
+
+
+def act(text: str) -> Action:
+    return action_from_json(event(text))
+
+
+PASS_THEN_WIN = ["0-5s", "1+4p", "1-5m", "2+6m", "2-6m"]
+
+
+@pytest.mark.parametrize("mode, codes", [("off", []), ("until_next_draw", ["passed_win"]),
+                                         ("strict", ["passed_win"])])
+def test_passed_win_blocks_an_equal_win_on_a_later_discard(mode: str, codes: list[str]) -> None:
+    t = table({"passed_win": mode})
+    assert run(t, *PASS_THEN_WIN, "0hu2 6m") == codes
+
+
+@pytest.mark.parametrize("mode, codes", [("off", []), ("until_next_draw", []),
+                                         ("strict", ["passed_win"])])
+def test_passed_win_allows_a_higher_fan_win_unless_strict(mode: str, codes: list[str]) -> None:
+    # 9m makes 9999m: a 根, one fan more than the passed 5m
+    t = table({"passed_win": mode})
+    assert run(t, "0-5s", "1+4p", "1-5m", "2+9m", "2-9m", "0hu2 9m") == codes
+
+
+def test_passed_win_ends_at_the_players_own_draw() -> None:
+    t = table()
+    assert run(t, *PASS_THEN_WIN, "3+8p", "3-8p", "0+2s", "0-2s", "1+7m", "1-7m",
+               "0hu1 7m") == []
+
+
+def test_passed_win_exception_when_fewer_than_four_tiles_remain() -> None:
+    t = table()
+    run(t, "0-5s", "1+4p", "1-5m", "2+6m")
+    t.wall_left = 3
+    assert run(t, "2-6m", "0hu2 6m") == []
+
+
+def test_self_drawn_wins_are_never_blocked_by_a_passed_win() -> None:
+    t = table()
+    assert run(t, *PASS_THEN_WIN, "3+8p", "3-8p", "0+7m", "0hu 7m") == []
+
+
+@pytest.mark.parametrize("mode, codes", [("off", []),
+                                         ("must_win_self_draw", ["last_four_not_won"]),
+                                         ("must_win_all", ["last_four_not_won"])])
+def test_last_four_a_ready_player_who_draws_a_winning_tile_must_win(
+        mode: str, codes: list[str]) -> None:
+    t = table({"last_four": mode})
+    run(t, "0-5s", "1+4p", "1-4p", "2+4p", "2-4p", "3+8p", "3-8p")
+    t.wall_left = 4
+    assert run(t, "0+5m", "0-5m") == codes
+
+
+@pytest.mark.parametrize("mode, codes", [("off", []), ("must_win_self_draw", []),
+                                         ("must_win_all", ["last_four_not_won"])])
+def test_last_four_online_a_discard_that_completes_a_ready_hand_is_won(
+        mode: str, codes: list[str]) -> None:
+    t = table({"last_four": mode})
+    run(t, "0-5s")
+    t.wall_left = 4
+    assert run(t, "1+4p", "1-5m", "2+4p") == codes
+
+
+def test_last_four_the_must_win_rule_beats_a_passed_win() -> None:
+    t = table({"last_four": "must_win_all"})
+    run(t, "0-5s", "1+4p", "1-5m")
+    t.wall_left = 3
+    assert run(t, "2+6m", "2-6m", "0hu2 6m") == []
+
+
+@pytest.mark.parametrize("on, codes", [(False, []), (True, ["void_first"])])
+def test_void_first_void_tiles_must_go_before_any_other(on: bool, codes: list[str]) -> None:
+    t = table({"void_first": on})
+    assert run(t, "0-5s", "1+4p", "1-4p") == codes
+
+
+@pytest.mark.parametrize("on, codes", [(False, []), (True, ["claim_void_tile"])])
+def test_no_claim_void_forbids_peng_of_a_void_suit_tile(on: bool, codes: list[str]) -> None:
+    hands = ["1112345678999m5s", "55m134567p123s99p", "2345678p456789s", "112233p667788s9s"]
+    t = table({"no_claim_void": on}, hands=hands)
+    assert run(t, "0-5m", "1peng0 5m") == codes
+
+
+def test_heaven_win_scores_tian_hu_when_heaven_earth_is_on() -> None:
+    hands = ["11122233344455m", "1234567p123s999p", "2345678p456789s", "112233p667788s9s"]
+    for on, pattern in ((True, "tian_hu"), (False, "qing_dui")):
+        t = table({"heaven_earth": on}, hands=hands)
+        assert run(t, "0hu 5m") == []
+        assert t.scores[0].pattern == pattern
+
+
+def test_earth_win_is_a_non_dealer_self_draw_on_the_first_draw() -> None:
+    hands = ["1234567p123s999p5s", "1112223334445m", "2345678p456789s", "112233p667788s9s"]
+    t = table(hands=hands, voids="mpmm")
+    assert run(t, "0-5s", "1+5m", "1hu 5m") == []
+    assert t.scores[1].pattern == "di_hu"
+
+
+def test_a_dealer_win_after_discarding_is_not_heaven() -> None:
+    t = table()
+    run(t, "0-5s", "1+4p", "1-4p", "2+4p", "2-4p", "3+8p", "3-8p", "0+5m", "0hu 5m")
+    assert t.scores[0].pattern == "qing_yi_se"
+
+
+def test_below_min_fan_a_hand_is_not_a_win() -> None:
+    t = table({"min_fan": 3})
+    assert run(t, "0-5s", "1+4p", "1-5m", "0hu1 5m") == ["win_below_min_fan"]
+
+
+def test_a_kong_replacement_must_be_the_walls_next_tile() -> None:
+    hands = ["2222345678999m5s", "5m1234567p123s99p", "2345678p456789s", "112233p667788s9s"]
+    front = table({"kong_draw": "front"}, wall="1s3s7p", hands=hands)
+    assert run(front, "0an 2m", "0+1s") == []
+    back = table({"kong_draw": "back"}, wall="1s3s7p", hands=hands)
+    assert run(back, "0an 2m", "0+7p") == []
+    assert run(table({"kong_draw": "back"}, wall="1s3s7p", hands=hands),
+               "0an 2m", "0+1s") == ["draw_not_wall_tile"]
+
+
+def test_no_kong_when_the_wall_is_empty() -> None:
+    hands = ["2222345678999m5s", "5m1234567p123s99p", "2345678p456789s", "112233p667788s9s"]
+    t = table(hands=hands)
+    t.wall_left = 0
+    assert "kong_with_empty_wall" in run(t, "0an 2m")
+
+
+def test_after_a_win_play_passes_to_the_next_player_still_in() -> None:
+    t = table()
+    run(t, "0-5s", "1+4p", "1-5m", "0hu1 5m")
+    assert run(t, "1+1s", "1-1s", "2+2s", "2-2s", "3+3s", "3-3s") == []
+    assert run(t, "1+9s") == []  # seat 0 has won: seat 3 is followed by seat 1
+    assert run(t, "1-9s", "2+8s", "2-8s", "3+1s", "3-1s", "0+1p") == ["action_by_winner"]
+
+
+def test_after_a_multiple_win_the_next_draw_follows_the_furthest_winner() -> None:
+    hands = ["1112345678999m", "5m456789s45678p99s", "46m111222333p99p", "23s456s777p888p55s"]
+    t = table(hands=hands, dealer=1, voids="smsm")
+    assert run(t, "1-5m", "0hu1 5m", "2hu1 5m") == []
+    # seat 0 is furthest from the discarder (seat 1) in turn order: seat 1 draws next
+    assert run(t, "1+1s") == []
+    outcome = t.outcome()
+    assert [e.seat for e in outcome.events] == [0, 2]
+
+
+def test_the_round_ends_when_three_players_have_won() -> None:
+    hands = ["1112345678999m", "5m456789s45678p99s", "46m111222333p99p", "23s456s777p888p55s"]
+    t = table(hands=hands, dealer=1, voids="smsm")
+    run(t, "1-5m", "0hu1 5m", "2hu1 5m", "1+1s", "1-1s")
+    assert run(t, "3hu1 1s") == []
+    assert t.over is False  # the claim window on 1s is still open
+    assert run(t, "1+6p") == ["event_after_end"]
+    assert t.over
+
+
+def test_push_raises_on_an_illegal_action() -> None:
+    t = table()
+    with pytest.raises(IllegalActionError) as info:
+        t.push(act("1-5m"))
+    assert info.value.code == "discard_out_of_turn"
+
+
+def test_the_exchange_must_follow_the_die_when_receive_is_recorded() -> None:
+    doc = match_doc(round_doc(HANDS, []), ruleset="chengdu")
+    doc["rounds"][0]["events"] = [
+        {"type": "exchange", "die": 1, "give": [["7m", "8m", "9m"], ["1p", "2p", "3p"],
+                                                ["4s", "5s", "6s"], ["6s", "7s", "8s"]],
+         "receive": [["4s", "5s", "6s"], ["4s", "5s", "6s"], ["6s", "7s", "8s"],
+                     ["7m", "8m", "9m"]]}]
+    codes = [v.code for v in verify_document(doc).violations]
+    # die 1: each seat receives from its 下家; seat 0 gets seat 1's 1p2p3p, not 4s5s6s
+    assert codes.count("exchange_receive_mismatch") == 1
+
+
+def test_exchange_of_mixed_suits_is_reported() -> None:
+    doc = match_doc(round_doc(HANDS, []), ruleset="chengdu")
+    doc["rounds"][0]["events"] = [
+        {"type": "exchange", "die": 3, "give": [["9m", "8m", "5s"], ["1p", "2p", "3p"],
+                                                ["4s", "5s", "6s"], ["6s", "7s", "8s"]]}]
+    assert [v.code for v in verify_document(doc).violations] == ["exchange_mixed_suits"]
+
+
+def test_an_exchange_in_a_ruleset_without_one_is_reported() -> None:
+    doc = match_doc(round_doc(HANDS, ["ex3 789m|123p|456s|678s"]),
+                    ruleset={"exchange": "off"})
+    assert [v.code for v in verify_document(doc).violations] == ["exchange_not_allowed"]
+
+
+def test_play_without_the_exchange_is_reported_when_the_ruleset_has_one() -> None:
+    doc = match_doc(round_doc(HANDS, ["dq smmm", "0-5s"]), ruleset="chengdu")
+    assert [v.code for v in verify_document(doc).violations] == ["exchange_missing"]
+
+
+def test_every_table_code_has_a_sentence() -> None:
+    assert all(isinstance(v, str) and v for v in CODES.values())
