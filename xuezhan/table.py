@@ -499,6 +499,9 @@ class Table:
             river = self.discards[h.target]
             if river and river[-1] == h.tile:
                 river.pop()
+        if ctx.rob_kong and self.pending_kong is not None:
+            # a robbed added kong did not happen: the meld is a peng again from this event on
+            self._undo_added_kong(self.pending_kong[0], self.pending_kong[1])
         if h.target is not None:
             self.claim_winners.append(seat)
             self._claim_group, self._claim_round = group, in_round
