@@ -253,7 +253,9 @@ class _Run:
 
     def win(self, w: WinEvent) -> None:
         points = w.points * self.base
-        how = f"{w.detail} → {w.points} × base {self.base} = {points}"
+        # a scorer's breakdown already ends "→ 8 × base": only the base and the sum remain
+        how = (f"{w.detail} {self.base} = {points}" if w.detail.endswith("× base")
+               else f"{w.detail} → {w.points} × base {self.base} = {points}")
         gang_hua_payer = self._dian_gang_hua_payer(w)
         if w.discarder is None and gang_hua_payer is None:
             bonus = self.base if self.rules.self_draw_bonus == "plus_base" else 0
