@@ -316,3 +316,32 @@ def test_the_cli_exits_2_on_a_file_that_is_not_json(tmp_path: Path) -> None:
     out = run_verify(bad)
     assert out.returncode == 2
     assert "not valid JSON" in out.stderr
+
+
+# -- more than one round; a draw after a win -----------------------------------------
+
+
+def test_the_dealer_passes_to_the_discarder_of_each_multiple_win() -> None:
+    # round 0: seat 3 feeds two winners, so seat 3 deals round 1; there seat 2 feeds
+    # three (平胡 1, 对对胡 2, 七对 4), so seat 2 would deal next
+    report = verify("match_two_rounds_dealer_passes_chengdu.json")
+    assert report.legal, [v.to_json() for v in report.violations]
+    assert [r.settlement.next_dealer for r in report.rounds] == [3, 2]
+    assert list(report.rounds[1].settlement.deltas) == [2, 4, -7, 1]
+    assert report.totals == [3, 6, -3, -6]
+
+
+def test_a_flower_pig_pays_a_player_who_already_won_at_the_draw() -> None:
+    # seat 3 self-draws 清一色 on its first draw (no 地胡: the dealer's kong came first),
+    # 4 from each; at the draw the pig (seat 1) pays 16 to seats 0, 2 and the winner 3;
+    # 查叫: seats 0 and 1 pay seat 2 (平胡, 1); one ready seat, so no 补差价; seat 0
+    # returns its kong money to all three payers, the winner too.
+    doc = load("drawn_round_after_a_win_pig_pays_the_winner_chengdu.json")
+    assert [e["tile"] for e in doc["rounds"][0]["events"]
+            if e["type"] == "draw"] == doc["rounds"][0]["wall"]
+    assert_settles("drawn_round_after_a_win_pig_pays_the_winner_chengdu.json",
+                   [11, -53, 14, 28], [
+        *_DEALER_KONG,
+        (0, 3, 4, "win_self_drawn"), (1, 3, 4, "win_self_drawn"), (2, 3, 4, "win_self_drawn"),
+        (1, 0, 16, "flower_pig"), (1, 2, 16, "flower_pig"), (1, 3, 16, "flower_pig"),
+        (0, 2, 1, "ting_check"), (1, 2, 1, "ting_check"), *_REFUND], next_dealer=3)
