@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 lint: install
-	$(BIN)/ruff check xuezhan records analysis tests benchmarks manage.py
+	$(BIN)/ruff check xuezhan records analysis tests manage.py $(wildcard benchmarks)
 	$(BIN)/mypy
 
 test: lint
