@@ -161,6 +161,16 @@ def test_call_transfer_hands_the_kong_income_to_the_winner_online() -> None:
         (0, 2, 4, "win_discard"), (1, 0, 1, "win_self_drawn")], next_dealer=3)
 
 
+def test_call_transfer_pays_each_winner_the_kong_income_on_a_multiple_win_online() -> None:
+    # seat 1's 8s after its concealed kong is won by seats 3 and 0: each gets the whole 6
+    # (seed 004 rule 4); seat 0's 平胡 1 + 杠上炮 1 = 2 fan → 2. Seat 1, the discarder of
+    # the first (double) win, deals next.
+    assert_settles("kong_discard_won_by_two_call_transfer_online.json", [6, -16, 2, 8], [
+        *_CONCEALED_KONG, (1, 3, 4, "win_discard"), (1, 3, 6, "call_transfer"),
+        (1, 0, 2, "win_discard"), (1, 0, 6, "call_transfer"), (1, 2, 4, "win_discard")],
+        next_dealer=1)
+
+
 def test_kong_income_is_kept_when_the_discard_after_the_kong_is_won_chengdu() -> None:
     # the same round under chengdu: 对对胡 1 + 杠上炮 1 = 2 fan → 4, no transfer
     assert_settles("kong_discard_won_keep_chengdu.json", [-5, 1, 2, 2], [
