@@ -371,6 +371,7 @@ def _unseen(table: Table, seat: int) -> list[int]:
 #: one suit's 9 counts (as bytes) -> its Pareto-best (sets, partial sets, pair) readings
 _SUIT_READINGS: dict[bytes, tuple[tuple[int, int, int], ...]] = {bytes(9): ((0, 0, 0),)}
 _DISTANCES: dict[tuple[bytes, int, tuple[int, ...]], int] = {}
+_BEST: dict[tuple[object, ...], int] = {}
 
 
 def _readings(key: bytes) -> tuple[tuple[int, int, int], ...]:
@@ -401,15 +402,22 @@ def _readings(key: bytes) -> tuple[tuple[int, int, int], ...]:
             take((i, i + 1, i + 2), 1, 0, 0)
     if i <= 6 and c[i + 2]:
         take((i, i + 2), 0, 1, 0)
-    best = tuple(sorted(
-        x for x in cands
-        if not any(o != x and o[0] >= x[0] and o[1] >= x[1] and o[2] >= x[2] for o in cands)))
+    # a reading that dominates another sorts before it, so one pass keeps the Pareto set
+    kept: list[tuple[int, int, int]] = []
+    for x in sorted(cands, reverse=True):
+        if not any(o[0] >= x[0] and o[1] >= x[1] and o[2] >= x[2] for o in kept):
+            kept.append(x)
+    best = tuple(sorted(kept))
     _SUIT_READINGS[key] = best
     return best
 
 
 def _best(readings: Sequence[tuple[tuple[int, int, int], ...]], groups: int) -> int:
     """The best 2·sets + partial sets + pair over one reading of each suit."""
+    cache_key = (*readings, groups)
+    found = _BEST.get(cache_key)
+    if found is not None:
+        return found
     best = 0
     if len(readings) == 1:
         combos: Iterable[tuple[int, int, int]] = readings[0]
@@ -427,6 +435,9 @@ def _best(readings: Sequence[tuple[tuple[int, int, int], ...]], groups: int) -> 
         value = 2 * sets + partial + h
         if value > best:
             best = value
+    if len(_BEST) > 500_000:
+        _BEST.clear()
+    _BEST[cache_key] = best
     return best
 
 

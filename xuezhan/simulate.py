@@ -521,6 +521,11 @@ SITUATIONS: dict[str, str] = {
     "dealer:discarder_after_multiple": "next dealer is the discarder of a multiple win",
 }
 
+#: situations counted for information only: they need a rare choice of the bots
+INFORMATIONAL: tuple[str, ...] = ("passed_win:later_higher",)
+#: the situations that must each occur in a coverage run (natural or steered)
+REQUIRED: tuple[str, ...] = tuple(k for k in SITUATIONS if k not in INFORMATIONAL)
+
 #: situations that cannot arise under a preset's options (listed as n/a in the report)
 NOT_APPLICABLE: dict[str, tuple[str, ...]] = {
     "chengdu": ("pay:call_transfer", "pay:kong_refund", "win:dian_gang_hua",
@@ -664,10 +669,15 @@ def format_coverage(columns: dict[str, Coverage]) -> str:
 # -- the command line -----------------------------------------------------------------
 
 
+REPORT_MATCHES = 125  # × 8 rounds: the report's default corpus of 1,000 rounds
+
+
 def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.description = ("Simulate matches between bots and write them as FORMAT.md v1 logs "
                      "(or, with --report, print how often each situation occurred).")
-    p.add_argument("--matches", type=int, default=1, help="how many matches (default 1)")
+    p.add_argument("--matches", type=int, default=None,
+                   help=f"how many matches (default 1; with --report {REPORT_MATCHES}, "
+                   f"i.e. {REPORT_MATCHES * 8} rounds of 8)")
     p.add_argument("--rounds", type=int, default=8, help="rounds per match (default 8)")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     p.add_argument("--rules", default="chengdu", help="a preset name or JSON overrides")
@@ -682,6 +692,8 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.matches is None:
+        args.matches = REPORT_MATCHES if args.report else 1
     if args.matches < 1:
         raise XuezhanError(f"--matches must be at least 1, not {args.matches}")
     rules: str | dict[str, Any] = args.rules

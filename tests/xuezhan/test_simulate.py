@@ -1,0 +1,272 @@
+"""The simulator: determinism, legality of every simulated log, the coverage report."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from xuezhan.bots import STYLES, Bot, distance
+from xuezhan.cli import main
+from xuezhan.hand import shanten
+from xuezhan.replay import verify_document
+from xuezhan.rules import Rules
+from xuezhan.simulate import (
+    NOT_APPLICABLE,
+    PATTERN_HANDS,
+    PLAYER_POOL,
+    REQUIRED,
+    SCENARIOS,
+    SITUATIONS,
+    Coverage,
+    coverage,
+    format_coverage,
+    match_seed,
+    simulate_match,
+    simulate_matches,
+    steer,
+)
+from xuezhan.tiles import FULL_SET, counts_of, parse_tiles
+
+PRESETS = ("chengdu", "online")
+MATCHES, ROUNDS = 25, 8  # 200 rounds per preset
+SEED = 2026
+
+
+@pytest.fixture(scope="module")
+def corpus() -> dict[str, list[dict[str, Any]]]:
+    return {preset: list(simulate_matches(MATCHES, ROUNDS, SEED, preset)) for preset in PRESETS}
+
+
+@pytest.fixture(scope="module")
+def reports(corpus: dict[str, list[dict[str, Any]]]) -> dict[str, Coverage]:
+    return {preset: coverage(docs) for preset, docs in corpus.items()}
+
+
+def _bytes(doc: dict[str, Any]) -> bytes:
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+# -- determinism ---------------------------------------------------------------------
+
+
+def test_the_same_seed_gives_the_same_bytes() -> None:
+    assert _bytes(simulate_match(5, 3)) == _bytes(simulate_match(5, 3))
+    assert _bytes(simulate_match(5, 3)) != _bytes(simulate_match(6, 3))
+
+
+def test_match_seeds_derive_from_the_run_seed_and_index() -> None:
+    first = [_bytes(d) for d in simulate_matches(3, 2, 9)]
+    assert first == [_bytes(d) for d in simulate_matches(3, 2, 9)]
+    assert first[1] == _bytes(simulate_match(match_seed(9, 1), 2))
+    assert len(set(first)) == 3
+
+
+def test_randomness_does_not_leak_into_or_out_of_the_global_generator() -> None:
+    random.seed(1)
+    a = _bytes(simulate_match(3, 2, chaos=0.5))
+    random.seed(2)
+    assert _bytes(simulate_match(3, 2, chaos=0.5)) == a
+
+
+# -- the documents -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_simulated_log_is_legal_and_its_result_is_the_settlement(
+        preset: str, corpus: dict[str, list[dict[str, Any]]], reports: dict[str, Coverage]
+) -> None:
+    report = reports[preset]
+    assert report.rounds == MATCHES * ROUNDS
+    assert (report.violations, report.mismatches) == (0, 0)
+    for doc in corpus[preset][:3]:
+        verified = verify_document(doc)
+        assert verified.legal, verified.violations[:3]
+        for round_doc, round_report in zip(doc["rounds"], verified.rounds, strict=True):
+            assert round_doc["result"]["deltas"] == list(round_report.settlement.deltas)
+            assert not round_report.incomplete
+
+
+def test_a_document_has_the_wall_the_deal_the_dice_and_every_event(
+        corpus: dict[str, list[dict[str, Any]]]) -> None:
+    doc = corpus["chengdu"][0]
+    assert doc["format"] == "xuezhan-log" and doc["version"] == 1
+    assert doc["ruleset"] == "chengdu"
+    assert set(doc["players"]) <= set(PLAYER_POOL) and len(set(doc["players"])) == 4
+    for r in doc["rounds"]:
+        sizes = [len(h) for h in r["hands"]]
+        assert sizes[r["dealer"]] == 14 and sorted(sizes) == [13, 13, 13, 14]
+        assert len(r["wall"]) == 55
+        assert Counter(t for h in r["hands"] for t in h) + Counter(r["wall"]) == Counter(
+            str(t) for t in FULL_SET)
+        assert [e["type"] for e in r["events"][:2]] == ["exchange", "dingque"]
+        assert all(1 <= d <= 6 for d in r["dice"])
+        assert all(len(p) == 4 for p in r["result"]["payments"])
+
+
+def test_dealers_rotate_by_the_rules(corpus: dict[str, list[dict[str, Any]]]) -> None:
+    # verify_document reports wrong_dealer; here the rotation is also seen to happen
+    dealers = [r["dealer"] for doc in corpus["chengdu"] for r in doc["rounds"]]
+    assert len(set(dealers)) == 4
+    for doc in corpus["chengdu"][:5]:
+        report = verify_document(doc)
+        for prev, nxt in zip(report.rounds, doc["rounds"][1:], strict=False):
+            assert nxt["dealer"] == prev.settlement.next_dealer
+
+
+def test_a_ruleset_without_exchange_has_no_exchange_event() -> None:
+    doc = simulate_match(4, 2, {"preset": "chengdu", "exchange": "off"})
+    assert doc["ruleset"] == {"preset": "chengdu", "exchange": "off"}
+    assert all(r["events"][0]["type"] == "dingque" for r in doc["rounds"])
+    assert verify_document(doc).legal
+
+
+@pytest.mark.parametrize("overrides", [
+    {"kong_draw": "back"},
+    {"void_first": True, "no_claim_void": True},
+    {"exchange": "parity", "passed_win": "strict"},
+    {"preset": "online", "last_four": "must_win_all", "kong_then_discard_won": "refund"},
+    {"min_fan": 2, "fan_system": "additive"},
+])
+def test_house_rules_and_chaos_still_give_legal_logs(overrides: dict[str, Any]) -> None:
+    for doc in simulate_matches(3, 6, 17, overrides, chaos=0.3):
+        report = verify_document(doc)
+        assert report.legal, [v.to_json() for v in report.violations[:3]]
+
+
+def test_a_rules_object_is_stored_as_its_full_json() -> None:
+    rules = Rules.preset("online")
+    assert simulate_match(1, 1, rules)["ruleset"] == rules.to_json()
+
+
+def test_bad_arguments_are_errors_that_name_them() -> None:
+    from xuezhan.errors import XuezhanError
+    with pytest.raises(XuezhanError, match="rounds"):
+        simulate_match(1, 0)
+    with pytest.raises(XuezhanError, match="chaos"):
+        simulate_match(1, 1, chaos=2)
+    with pytest.raises(XuezhanError, match="scenario"):
+        simulate_match(1, 1, scenario="nope")
+
+
+# -- coverage --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def steered() -> dict[str, Coverage]:
+    out = {}
+    for preset in PRESETS:
+        total = Coverage(Counter())
+        for name in SCENARIOS:
+            total.add(coverage(simulate_matches(1, 4, SEED, preset, scenario=name)))
+        out[preset] = total
+    return out
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_listed_situation_occurs_on_a_fixed_seed(
+        preset: str, reports: dict[str, Coverage], steered: dict[str, Coverage]) -> None:
+    natural, scenario = reports[preset], steered[preset]
+    assert (scenario.violations, scenario.mismatches) == (0, 0)
+    missing = [key for key in REQUIRED if key not in NOT_APPLICABLE[preset]
+               and not natural.counts[key] + scenario.counts[key]]
+    assert missing == []
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_each_scenario_produces_its_pattern(name: str) -> None:
+    counts = coverage(simulate_matches(1, 4, SEED, scenario=name)).counts
+    assert counts[f"pattern:{name}"] > 0
+
+
+def test_steering_places_the_planned_wall_tiles_and_deals_a_full_set() -> None:
+    rng = random.Random(3)
+    hand = parse_tiles("222m555m888m22p55p")
+    for dealer in range(4):
+        deal = steer(rng, Rules.preset("chengdu"), dealer, dealer, hand, {3: hand[-1]})
+        assert Counter(deal.tiles) == Counter(FULL_SET)
+        assert deal.tiles[53 + 3] == hand[-1]
+
+
+def test_the_report_table_lists_every_situation(reports: dict[str, Coverage]) -> None:
+    text = format_coverage({"chengdu": reports["chengdu"], "online": reports["online"]})
+    lines = text.splitlines()
+    assert len(lines) == 2 + len(SITUATIONS) + 2
+    assert "| 呼叫转移 (call transfer) | n/a |" in text
+    assert set(PATTERN_HANDS) <= set(SCENARIOS)
+
+
+# -- the bots ---------------------------------------------------------------------------
+
+
+def test_distance_is_the_engine_shanten() -> None:
+    rng = random.Random(1)
+    for _ in range(3000):
+        tiles = rng.sample(FULL_SET, rng.choice([14, 13, 11, 10, 8, 7]))
+        melds = (14 - len(tiles)) // 3
+        counts = counts_of(tiles)
+        assert distance(counts, melds, (0, 1, 2)) == shanten(counts, melds)
+
+
+def test_useful_tiles_match_a_brute_force_count() -> None:
+    rng = random.Random(2)
+    bot = Bot(0, STYLES[0], random.Random(0))
+    unseen = [4] * 27
+    for _ in range(300):
+        counts = counts_of(rng.sample([t for t in FULL_SET if t // 9 != 2], 14))
+        drop = next(k for k in range(27) if counts[k])
+        after = list(counts)
+        after[drop] -= 1
+        base = distance(after, 0, (0, 1))
+        brute = 0
+        for k in range(18):
+            if after[k] < 4:
+                after[k] += 1
+                brute += 4 * (distance(after, 0, (0, 1)) < base)
+                after[k] -= 1
+        assert bot._useful(counts, drop, 0, 2, base, unseen) == brute
+
+
+def test_exchange_gives_three_tiles_of_the_weakest_suit_and_voids_the_smallest() -> None:
+    bot = Bot(0, STYLES[0], random.Random(0))
+    hand = counts_of(parse_tiles("1234567m2345p19s"))
+    assert {t // 9 for t in bot.choose_exchange(hand)} == {1}
+    assert bot.choose_void(hand) == 2
+
+
+# -- the command line ---------------------------------------------------------------------
+
+
+def test_cli_writes_json_lines_byte_identical(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--matches", "2", "--rounds", "2", "--seed", "4"]) == 0
+    first = capsys.readouterr().out
+    assert main(["simulate", "--matches", "2", "--rounds", "2", "--seed", "4"]) == 0
+    assert capsys.readouterr().out == first
+    lines = first.splitlines()
+    assert len(lines) == 2 and all(verify_document(json.loads(x)).legal for x in lines)
+
+
+def test_cli_writes_one_file_per_match(tmp_path: Path) -> None:
+    out = tmp_path / "logs"
+    assert main(["simulate", "--matches", "3", "--rounds", "1", "--out", str(out),
+                 "--rules", '{"preset": "online"}', "--chaos", "0.2"]) == 0
+    files = sorted(out.iterdir())
+    assert [f.name for f in files] == ["match-00000.json", "match-00001.json",
+                                       "match-00002.json"]
+    assert json.loads(files[0].read_text())["ruleset"] == {"preset": "online"}
+
+
+def test_cli_report_prints_the_coverage_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--report", "--matches", "2", "--rounds", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("| situation | chengdu (natural) | chengdu (scenarios) |")
+    assert "| 天胡 tian_hu |" in out
+
+
+def test_cli_rejects_a_bad_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--rules", '{"preset": "chengdu", "nope": 1}']) == 2
+    assert "nope" in capsys.readouterr().err
