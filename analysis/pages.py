@@ -38,7 +38,11 @@ def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
                     for p in round_.payments.all()
                 ],
                 "seats": [
-                    {"name": names.get(s.seat, s.seat), "result": s}
+                    {
+                        "name": names.get(s.seat, s.seat),
+                        "discarder": names.get(s.discarder, s.discarder),
+                        "result": s,
+                    }
                     for s in round_.seat_results.all()
                 ],
             }

@@ -249,3 +249,40 @@ def _waiting_on_a_lock(conn: Any) -> int:
         "WHERE datname = current_database() AND wait_event_type = 'Lock'"
     ).fetchone()
     return int(row[0])
+
+
+def test_a_pool_child_killed_mid_task_is_redelivered_at_once(
+    workers: Workers, club: Any, cast: Any, api_client: Any
+) -> None:
+    import psycopg
+
+    from records.models import Match
+
+    docs = simulated(3)
+    ids = upload_all(club, api_client(cast["mia"]), docs)
+    with (
+        psycopg.connect(test_database_url()) as lock,
+        psycopg.connect(test_database_url(), autocommit=True) as watch,
+    ):
+        lock.execute("SELECT id FROM records_match WHERE id = ANY(%s) FOR UPDATE", [ids])
+        main = workers.start()
+        wait_for(lambda: _waiting_on_a_lock(watch) > 0, 30, "the task to block", workers)
+        children = _children(main.pid)
+        assert len(children) == 1, children
+        os.kill(children[0], signal.SIGKILL)  # the pool child only: WorkerLostError
+        # reject_on_worker_lost: the message goes straight back; a new child takes it
+        wait_for(
+            lambda: _waiting_on_a_lock(watch) > 1 and _children(main.pid) not in ([], children),
+            30, "the task to be redelivered to a new child", workers,
+        )  # fmt: skip
+        lock.rollback()
+    wait_for(lambda: statuses(ids).get("verified") == 3, 60, "all verified", workers)
+    assert_verified_exactly_once(ids, docs)
+    assert main.poll() is None  # the worker itself lived on
+    assert "WorkerLostError" in workers.logs()
+    assert sorted(Match.objects.filter(pk__in=ids).values_list("attempts", flat=True)) == [1, 1, 2]
+
+
+def _children(pid: int) -> list[int]:
+    result = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
+    return [int(line) for line in result.stdout.split()]
