@@ -22,6 +22,7 @@ Scenario mode (``scenario=NAME``) steers the deal so that a rare situation, such
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -94,11 +95,18 @@ def simulate_match(seed: int, rounds: int, rules: Rules | str | dict[str, Any] =
         "ruleset": _ruleset_json(rules, resolved),
         "base": 1,
         "players": players,
-        "match_id": f"sim-{seed}" + (f"-{scenario}" if scenario else ""),
+        "match_id": _match_id(seed, rounds, resolved, chaos, scenario),
         "source": "xuezhan simulate (styles: " + ", ".join(s.name for s in styles) + ")",
         "rounds": docs,
     }
     return doc
+
+
+def _match_id(seed: int, rounds: int, rules: Rules, chaos: float,
+              scenario: str | None) -> str:
+    """A stable id naming every argument, so that uploads of different runs never clash."""
+    key = json.dumps([seed, rounds, rules.to_json(), chaos, scenario], sort_keys=True)
+    return f"sim-{seed}-{hashlib.sha256(key.encode()).hexdigest()[:12]}"
 
 
 def match_seed(seed: int, index: int) -> int:
