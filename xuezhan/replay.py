@@ -23,7 +23,7 @@ from xuezhan import __version__
 from xuezhan.actions import action_from_json
 from xuezhan.errors import LogFormatError, XuezhanError
 from xuezhan.rules import Rules
-from xuezhan.schema import validate_document
+from xuezhan.schema import SchemaIssue, validate_document
 from xuezhan.settlement import Payment, RoundRecord, Settlement, WinEvent, settle
 from xuezhan.table import CODES as TABLE_CODES
 from xuezhan.table import Problem, Table
@@ -115,7 +115,10 @@ def load_document(text: str | bytes) -> Any:
 
 def verify_document(doc: object) -> Report:
     """Check a parsed document and settle every round; never raises on bad input."""
-    issues = validate_document(doc)
+    try:
+        issues = validate_document(doc) or _float_issues(doc)
+    except RecursionError:  # nesting json.loads accepts can still exhaust the validator
+        issues = _deep_issues(doc)
     if issues:
         report = Report(rules=None)
         for issue in issues:
@@ -127,9 +130,9 @@ def verify_document(doc: object) -> Report:
     assert isinstance(doc, dict)
     try:
         rules = Rules.from_json(doc.get("ruleset", "chengdu"))
-    except XuezhanError as exc:
+    except (XuezhanError, RecursionError) as exc:
         return Report(rules=None, violations=[Violation(None, None, None, "bad_ruleset",
-                                                        str(exc))])
+                                                        str(exc)[:200])])
     report = Report(rules=rules)
     expected_dealer: int | None = None
     for index, round_doc in enumerate(doc["rounds"]):
@@ -142,6 +145,49 @@ def verify_document(doc: object) -> Report:
         report.rounds.append(round_report)
         expected_dealer = round_report.settlement.next_dealer
     return report
+
+
+def _float_issues(doc: Any) -> list[SchemaIssue]:
+    """Whole numbers written as floats (``1.0``): JSON Schema counts them as integers,
+    but a seat, die or base must be an ``int`` before the engine indexes with it."""
+    found = []
+    if type(doc.get("base")) is float:
+        found.append(SchemaIssue("$.base", f"{doc['base']!r} is not of type 'integer'"))
+    for r, round_doc in enumerate(doc["rounds"]):
+        numbers = [("dealer", round_doc["dealer"])]
+        numbers += [(f"dice[{k}]", v) for k, v in enumerate(round_doc.get("dice", ()))]
+        for i, event in enumerate(round_doc["events"]):
+            if float in {type(event.get("actor")), type(event.get("target")),
+                         type(event.get("die"))}:
+                numbers += [(f"events[{i}].{key}", event[key]) for key in
+                            ("actor", "target", "die") if type(event.get(key)) is float]
+        found += [SchemaIssue(f"$.rounds[{r}].{path}", f"{value!r} is not of type 'integer'")
+                  for path, value in numbers if type(value) is float]
+    return found
+
+
+def _deep_issues(doc: object) -> list[SchemaIssue]:
+    """Name the rounds and events that nest too deeply to validate (or the document)."""
+    def depth(value: object) -> int:
+        deepest, stack = 0, [(value, 1)]
+        while stack:
+            node, level = stack.pop()
+            deepest = max(deepest, level)
+            if isinstance(node, dict):
+                stack.extend((v, level + 1) for v in node.values())
+            elif isinstance(node, list):
+                stack.extend((v, level + 1) for v in node)
+        return deepest
+
+    found = []
+    rounds = doc.get("rounds") if isinstance(doc, dict) else None
+    for r, round_doc in enumerate(rounds if isinstance(rounds, list) else ()):
+        events = round_doc.get("events") if isinstance(round_doc, dict) else None
+        for i, event in enumerate(events if isinstance(events, list) else ()):
+            if depth(event) > 64:
+                found.append(SchemaIssue(f"$.rounds[{r}].events[{i}]",
+                                         "nested too deeply to validate"))
+    return found or [SchemaIssue("$", "nested too deeply to validate")]
 
 
 def play_round(round_doc: dict[str, Any], rules: Rules, base: int = 1) -> tuple[
