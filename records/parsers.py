@@ -3,12 +3,15 @@
 Python's ``json`` silently keeps the last of duplicate keys, accepts ``NaN`` and recurses
 once per nesting level (a 1,000-deep body raises RecursionError, which DRF's parser turns
 into a 500). Here all three are errors with a message, and nesting is limited by a cheap
-scan of the bytes before parsing.
+scan of the bytes before parsing. Values PostgreSQL cannot store (``\u0000`` and lone
+surrogates in strings, numbers too large for a float) are refused too, so that a valid
+upload is always storable.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -17,6 +20,7 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 _BRACKET = re.compile(rb"[\[\]{}]")
 
 
@@ -53,6 +57,27 @@ def _no_constant(name: str) -> Any:
     raise JSONError(f"{name} is not valid JSON")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise JSONError(f"number {text[:20]} is too large")
+    return value
+
+
+def _check_strings(value: Any) -> None:
+    """Refuse NUL characters and lone surrogates (the depth is already limited)."""
+    if isinstance(value, str):
+        if _UNSTORABLE.search(value):
+            raise JSONError("strings may not contain \\u0000 or unpaired surrogates")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_strings(key)
+            _check_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            _check_strings(item)
+
+
 def loads_strict(raw: bytes, max_depth: int | None = None) -> Any:
     """Parse UTF-8 JSON bytes, refusing duplicate keys, NaN/Infinity and deep nesting.
 
@@ -67,7 +92,14 @@ def loads_strict(raw: bytes, max_depth: int | None = None) -> Any:
     if depth > limit:
         raise JSONError(f"nested {depth} levels deep; at most {limit} allowed")
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        value = json.loads(
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_constant=_no_constant,
+            parse_float=_finite_float,
+        )
+        _check_strings(value)
+        return value
     except JSONError:
         raise
     except RecursionError:  # unreachable after the depth scan, but never a 500

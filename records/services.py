@@ -140,11 +140,12 @@ def check_document(doc: Any) -> tuple[Rules, datetime | None]:
     if "played_at" in doc:
         try:
             played_at = datetime.fromisoformat(doc["played_at"])
-        except ValueError:
-            errors.append({"path": "$.played_at", "message": "not an ISO 8601 date and time"})
-        else:
             if played_at.tzinfo is None:
                 played_at = played_at.replace(tzinfo=UTC)
+            played_at = played_at.astimezone(UTC)
+        except (ValueError, OverflowError):
+            played_at = None
+            errors.append({"path": "$.played_at", "message": "not an ISO 8601 date and time"})
     if errors:
         raise DocumentError(
             "invalid_document", f"The document cannot be accepted ({len(errors)} errors).", errors

@@ -73,6 +73,9 @@ BAD_BODIES = {
     "100,000-deep nesting": b"[" * 100_000 + b"]" * 100_000,
     "duplicate keys": b'{"format": "xuezhan-log", "format": "other"}',
     "not UTF-8": b'{"format": "\xff"}',
+    "NUL in a string": dumps(make_document(1)).replace(b'"alice"', b'"ali\\u0000ce"'),
+    "lone surrogate": dumps(make_document(1)).replace(b'"alice"', b'"\\udc00"'),
+    "huge float": dumps({**make_document(1), "x": 1}).replace(b'"x": 1', b'"x": 1e999'),
 }
 
 
@@ -97,6 +100,7 @@ BAD_DOCUMENTS = {
     ),
     "missing field": (lambda d: d.pop("players"), "$"),
     "unknown ruleset": (lambda d: d.update(ruleset="vegas"), "$.ruleset"),
+    "date out of range": (lambda d: d.update(played_at="9999-12-31T23:59:59-12:00"), "$.played_at"),
 }
 
 

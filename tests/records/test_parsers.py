@@ -33,6 +33,10 @@ def test_it_parses_plain_json() -> None:
         (b'{"events": [', "Expecting value"),
         (b"\xff\xfe", "not UTF-8"),
         (b"", "Expecting value"),
+        (b'{"x": 1e400}', "number 1e400 is too large"),
+        (b'{"x": ["a\\u0000b"]}', "may not contain"),
+        (b'{"x\\u0000": 1}', "may not contain"),
+        (b'{"x": "\\ud800"}', "unpaired surrogates"),
     ],
 )
 def test_it_refuses(raw: bytes, message: str) -> None:
@@ -43,3 +47,7 @@ def test_it_refuses(raw: bytes, message: str) -> None:
 def test_it_refuses_duplicates_deep_inside() -> None:
     with pytest.raises(JSONError, match="duplicate key 'tile'"):
         loads_strict(b'{"rounds": [{"events": [{"tile": "1m", "tile": "2m"}]}]}', max_depth=32)
+
+
+def test_paired_surrogates_are_fine() -> None:
+    assert loads_strict(b'"\\ud83c\\udc00"', max_depth=32) == "\U0001f000"
