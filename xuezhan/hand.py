@@ -3,7 +3,7 @@
 Sets never cross suits, so a hand is complete exactly when each suit is: either a
 few sets, or a few sets and the one pair. Every complete suit shape (at most four
 sets and a pair, at most four copies of a rank) is enumerated once per process, on
-first use (a few hundred milliseconds), into look-up tables; the win test is then
+first use (well under a second), into look-up tables; the win test is then
 three dictionary look-ups and the waits a handful more.
 
 >>> from xuezhan.tiles import counts_of, parse_tiles
@@ -17,10 +17,11 @@ True
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
 
 from xuezhan.tiles import TILES, Tile
 
@@ -84,81 +85,91 @@ PUNGS_ONLY = 2
 TERMINALS = 1
 _ALL_FEATURES = 3
 
-_M72 = (1 << 72) - 1
-#: bit 0 of every byte of a 27-byte little-endian packed hand: its odd counts
+#: one C call splits 27 counts (as bytes) into the three suits' 9-byte keys
+_split = struct.Struct("9s9s9s").unpack
+_EMPTY = bytes(9)
+#: bit 0 of every byte of 27 counts read as one little-endian integer: the odd counts
 _ODD27 = int.from_bytes(bytes([1] * 27), "little")
 
+#: 9-byte suit key -> 0 (complete as sets) or 1 (complete as sets and the pair)
+_COMPLETE: dict[bytes, int] = {}
+#: 9-byte suit key -> mask of the ranks whose addition makes the suit complete as sets
+#: (filled in as keys are met: see _wait_mask)
+_WAIT_SETS: dict[bytes, int] = {}
+#: 9-byte suit key -> mask of the ranks whose addition makes it sets and the pair
+_WAIT_PAIR: dict[bytes, int] = {}
+#: 9-byte suit key of counts 0, 2 and 4 only -> its number of pairs (seven pairs)
+_PAIRS: dict[bytes, int] = {}
+#: 9-byte suit key -> features mask of its complete readings (PUNGS_ONLY, TERMINALS)
+_FEATURES: dict[bytes, int] = {}
 
-class _Tables:
-    """Every complete suit shape, enumerated once.
 
-    Two keyings: the public base-5 key (:func:`suit_key`) for the scoring features,
-    and, for the two hot paths, the suit's 9 counts packed as bytes into an int
-    (``int.from_bytes(bytearray(counts))``): CPython converts 27 counts that way in
-    C in ~0.1 µs, while base-5 arithmetic on them costs ~1 µs, which would be most
-    of the win test. The packed tables also hold shapes with a fifth copy of a rank
-    (no real hand has one) so that a wait on a tile the player holds all four of is
-    still found: it is a shape wait (RULES.md §3).
+def _build() -> None:
+    """Enumerate every complete suit shape (at most four sets and a pair) once.
+
+    The tables are keyed by the suit's 9 counts as bytes, not by the base-5
+    :func:`suit_key`: CPython turns 27 counts into bytes and splits them into the
+    three suits in two C calls (~0.3 µs), while base-5 arithmetic on them costs
+    ~1 µs, which would be most of the win test. Shapes with a fifth
+    copy of a rank (no real hand has one) are kept for the waits, so that a wait on a
+    tile the player holds all four of is still found: a shape wait (RULES.md §3).
     """
+    if _COMPLETE:
+        return
+    sets = [(r, r, r) for r in range(9)] + [(r, r + 1, r + 2) for r in range(7)]
+    for n in range(5):
+        for combo in combinations_with_replacement(range(16), n):
+            counts = [0] * 9
+            flags = _ALL_FEATURES
+            for i in combo:
+                a, b, c = sets[i]
+                counts[a] += 1
+                counts[b] += 1
+                counts[c] += 1
+                if a != b:
+                    flags &= ~PUNGS_ONLY
+                if a != 0 and c != 8:
+                    flags &= ~TERMINALS
+            if max(counts, default=0) > 5:
+                continue
+            _add_shape(counts, flags, 0)
+            for r in range(9):
+                if counts[r] <= 3:
+                    counts[r] += 2
+                    _add_shape(counts, flags if r in (0, 8) else flags & ~TERMINALS, 1)
+                    counts[r] -= 2
+    double = bytes([0, 2, 4]) + bytes(253)
+    for halves in product(b"\x00\x01\x02", repeat=9):
+        key = bytes(halves)
+        _PAIRS[key.translate(double)] = sum(key)
 
-    __slots__ = ("complete", "features", "wait_pair", "wait_sets")
 
-    def __init__(self) -> None:
-        #: packed suit key -> 0 (complete as sets) or 1 (complete as sets + the pair)
-        self.complete: dict[int, int] = {}
-        #: base-5 suit key -> features mask (see PUNGS_ONLY, TERMINALS)
-        self.features: dict[int, int] = {}
-        #: packed suit key -> mask of ranks whose addition makes the suit sets only
-        self.wait_sets: dict[int, int] = {}
-        #: packed suit key -> mask of ranks whose addition makes the suit sets + pair
-        self.wait_pair: dict[int, int] = {}
-        sets = [(r, r, r) for r in range(9)] + [(r, r + 1, r + 2) for r in range(7)]
-        for n in range(5):
-            for combo in combinations_with_replacement(range(16), n):
-                counts = [0] * 9
-                flags = _ALL_FEATURES
-                for i in combo:
-                    a, b, c = sets[i]
-                    counts[a] += 1
-                    counts[b] += 1
-                    counts[c] += 1
-                    if a != b:
-                        flags &= ~PUNGS_ONLY
-                    if a != 0 and c != 8:
-                        flags &= ~TERMINALS
-                if max(counts, default=0) > 5:
-                    continue
-                self._add(counts, flags, 0)
-                for r in range(9):
-                    if counts[r] <= 3:
-                        counts[r] += 2
-                        self._add(counts, flags if r in (0, 8) else flags & ~TERMINALS, 1)
-                        counts[r] -= 2
+def _add_shape(counts: list[int], flags: int, pair: int) -> None:
+    key = bytes(counts)
+    top = max(key)
+    if top <= 4:
+        _COMPLETE[key] = pair
+        _FEATURES[key] = _FEATURES.get(key, 0) | 1 << flags
+    elif top == 5 and key.count(5) == 1:
+        _COMPLETE.setdefault(key, pair)  # a fifth copy: only a shape wait reaches it
 
-    def _add(self, counts: list[int], flags: int, pair: int) -> None:
-        packed = int.from_bytes(bytes(counts), "little")
-        if max(counts) <= 4:
-            self.complete[packed] = pair
-            key = sum(n * w for n, w in zip(counts, SUIT_WEIGHTS, strict=True))
-            self.features[key] = self.features.get(key, 0) | 1 << flags
-        elif packed not in self.complete:
-            self.complete[packed] = pair  # a fifth copy: only a shape wait reaches it
-        waits = self.wait_pair if pair else self.wait_sets
-        fives = counts.count(5)
+
+def _wait_mask(key: bytes, pair: int) -> int:
+    """The ranks whose addition makes the suit complete (with the pair if ``pair``);
+    filled in on first sight of a suit key, then a look-up."""
+    table = _WAIT_PAIR if pair else _WAIT_SETS
+    mask = table.get(key)
+    if mask is None:
+        mask = 0
+        grown = bytearray(key)
         for r in range(9):
-            if counts[r] and (not fives or (fives == 1 and counts[r] == 5)):
-                short = packed - (1 << 8 * r)
-                waits[short] = waits.get(short, 0) | 1 << r
-
-
-_TABLES: _Tables | None = None
-
-
-def _tables() -> _Tables:
-    global _TABLES
-    if _TABLES is None:
-        _TABLES = _Tables()
-    return _TABLES
+            if grown[r] <= 4:
+                grown[r] += 1
+                if _COMPLETE.get(bytes(grown)) == pair:
+                    mask |= 1 << r
+                grown[r] -= 1
+        table[key] = mask
+    return mask
 
 
 def _and_masks(a: int, b: int) -> int:
@@ -197,17 +208,19 @@ def is_winning(counts: Sequence[int], void: int | None = None) -> bool:
     >>> is_winning(counts_of(parse_tiles("11223344556677m")), void=0)
     False
     """
-    t = _TABLES or _tables()
-    k = int.from_bytes(bytearray(counts), "little")
-    if void is not None and k >> 72 * void & _M72:
+    parts = _split(bytearray(counts))
+    if void is not None and parts[void] != _EMPTY:
         return False
-    complete = t.complete
+    a, b, c = parts
     try:
-        if complete[k & _M72] + complete[k >> 72 & _M72] + complete[k >> 144] == 1:
+        if _COMPLETE[a] + _COMPLETE[b] + _COMPLETE[c] == 1:
             return True
     except KeyError:
-        pass
-    return not k & _ODD27 and sum(counts) == 14
+        if not _COMPLETE:
+            _build()
+            return is_winning(counts, void)
+    pairs = _PAIRS.get
+    return pairs(a, 9) + pairs(b, 9) + pairs(c, 9) == 7
 
 
 def waits(counts: Sequence[int], void: int | None = None) -> list[Tile]:
@@ -219,28 +232,46 @@ def waits(counts: Sequence[int], void: int | None = None) -> list[Tile]:
     >>> [str(t) for t in waits(counts_of(parse_tiles("1111m234p567p789p")))]
     ['1m']
     """
-    t = _TABLES or _tables()
-    k = int.from_bytes(bytearray(counts), "little")
-    keys = (k & _M72, k >> 72 & _M72, k >> 144)
-    if void is not None and keys[void]:
+    if not _COMPLETE:
+        _build()
+    raw = bytearray(counts)
+    k0, k1, k2 = keys = _split(raw)
+    if void is not None and keys[void] != _EMPTY:
         return []
-    get = t.complete.get
-    status = (get(keys[0]), get(keys[1]), get(keys[2]))
+    get = _COMPLETE.get
+    s0, s1, s2 = get(k0), get(k1), get(k2)
     out: list[Tile] = []
-    for s in range(3):
-        a = status[(s + 1) % 3]
-        b = status[(s + 2) % 3]
-        if a is None or b is None or a + b > 1:
-            continue
-        mask = (t.wait_sets if a + b else t.wait_pair).get(keys[s], 0)
+    # the tile goes to one suit; the other two must be complete already, with at
+    # most one pair between them
+    if s1 is not None and s2 is not None and s1 + s2 < 2:
+        pair = 1 - s1 - s2
+        mask = (_WAIT_PAIR if pair else _WAIT_SETS).get(k0)
+        if mask is None:
+            mask = _wait_mask(k0, pair)
         if mask:
-            out.extend(_TILES_OF_MASK[s * 512 + mask])
-    odd = k & _ODD27
-    if odd and not odd & (odd - 1) and sum(counts) == 13:
-        tile = TILES[(odd.bit_length() - 1) // 8]
-        if tile not in out:
-            out.append(tile)
-            out.sort()
+            out += _TILES_OF_MASK[mask]
+    if s0 is not None and s2 is not None and s0 + s2 < 2:
+        pair = 1 - s0 - s2
+        mask = (_WAIT_PAIR if pair else _WAIT_SETS).get(k1)
+        if mask is None:
+            mask = _wait_mask(k1, pair)
+        if mask:
+            out += _TILES_OF_MASK[512 + mask]
+    if s0 is not None and s1 is not None and s0 + s1 < 2:
+        pair = 1 - s0 - s1
+        mask = (_WAIT_PAIR if pair else _WAIT_SETS).get(k2)
+        if mask is None:
+            mask = _wait_mask(k2, pair)
+        if mask:
+            out += _TILES_OF_MASK[1024 + mask]
+    if sum(raw) == 13:
+        # seven pairs: six pairs (a four is two) and one single (or three of a kind)
+        odd = int.from_bytes(raw, "little") & _ODD27
+        if odd and not odd & (odd - 1):
+            tile = TILES[(odd.bit_length() - 1) >> 3]
+            if tile not in out:
+                out.append(tile)
+                out.sort()
     # no void-suit tile can be a wait: the void suit is empty, and one tile never
     # completes an empty suit
     return out
@@ -256,16 +287,15 @@ def readings(counts: Sequence[int]) -> int:
     (bit f set when some reading has features f: :data:`PUNGS_ONLY`, :data:`TERMINALS`);
     0 when there is no such reading. ``111222333m`` reads both as pungs and as chows.
     """
-    t = _TABLES or _tables()
-    feats = t.features
+    if not _COMPLETE:
+        _build()
     pairs = 0
     mask = 1 << _ALL_FEATURES
-    for s in range(3):
-        part = counts[s * 9:s * 9 + 9]
-        m = feats.get(suit_key(counts, s)) if max(part) <= 4 else _features_slow(list(part))
+    for key in _split(bytearray(counts)):
+        m = _FEATURES.get(key) if max(key) <= 4 else _features_slow(list(key))
         if not m:
             return 0
-        if sum(counts[s * 9:s * 9 + 9]) % 3 == 2:
+        if sum(key) % 3 == 2:
             pairs += 1
         mask = _AND[mask * 16 + m]
     return mask if pairs == 1 else 0
@@ -355,6 +385,16 @@ def _suit_options(key: int) -> tuple[tuple[int, int, int], ...]:
     return best
 
 
+#: 9-byte suit key -> _suit_options of its base-5 key (a cache in front of it)
+_OPTIONS: dict[bytes, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _options_of(key: bytes) -> tuple[tuple[int, int, int], ...]:
+    found = _OPTIONS[key] = _suit_options(sum(n * w for n, w in zip(key, SUIT_WEIGHTS,
+                                                                   strict=True)))
+    return found
+
+
 def shanten(counts: Sequence[int], melds: int = 0) -> int:
     """向听: how many tiles short of a winning shape the concealed counts are
     (−1 complete, 0 ready), the better of sets-and-pair and, with no melds, seven
@@ -365,9 +405,7 @@ def shanten(counts: Sequence[int], melds: int = 0) -> int:
     -1
     """
     groups = 4 - melds
-    o0 = _suit_options(suit_key(counts, 0))
-    o1 = _suit_options(suit_key(counts, 1))
-    o2 = _suit_options(suit_key(counts, 2))
+    o0, o1, o2 = (_OPTIONS.get(k) or _options_of(k) for k in _split(bytearray(counts)))
     best = 0
     for s0, p0, h0 in o0:
         for s1, p1, h1 in o1:
