@@ -567,7 +567,11 @@ class Table:
         passed, mode = self.passed[seat], self.rules.passed_win
         if passed is None or mode == "off":
             return
-        allowed = mode == "until_next_draw" and (score.fan > passed or self.wall_left < 4)
+        # in the last four under must_win_all the win is compulsory: the last-four rule wins
+        # the collision with a strict 过手胡 (RULES.md §6), or no legal play would be left
+        forced = self.rules.last_four == "must_win_all" and self.last_four
+        allowed = forced or (mode == "until_next_draw"
+                             and (score.fan > passed or self.wall_left < 4))
         if not allowed:
             problems.append(Problem("passed_win", f"seat {seat} passed a {passed}-fan win since "
                                     f"its last draw and may not win on a discard until it draws "
