@@ -238,7 +238,7 @@ class _Round:
             tile = self.wall[table.wall_front]
         self.push(Draw(seat, tile))
 
-    def _win_points(self, seat: int, tile: Tile, ctx: WinContext) -> int | None:
+    def _win_points(self, seat: int, tile: Tile, ctx: WinContext, forced: bool) -> int | None:
         """Points of a legal win by ``seat`` on another's ``tile`` now, or None."""
         table = self.table
         if tile not in table.waits_of(seat):
@@ -247,9 +247,9 @@ class _Round:
         if not score.winning:
             return None
         passed, mode = table.passed[seat], table.rules.passed_win
-        if passed is not None and mode != "off" and not (
+        if passed is not None and mode != "off" and not forced and not (
                 mode == "until_next_draw" and (score.fan > passed or table.wall_left < 4)):
-            return None
+            return None  # 过手胡 (the last-four rule wins a collision, RULES.md §6)
         return score.points
 
     def _winners(self, origin: int, tile: Tile, ctx: WinContext) -> list[int]:
@@ -261,7 +261,7 @@ class _Round:
             seat = (origin + step) % 4
             if table.won[seat]:
                 continue
-            points = self._win_points(seat, tile, ctx)
+            points = self._win_points(seat, tile, ctx, forced)
             if points is not None and self.bots[seat].wants_win(table, points, forced):
                 winners.append(seat)
         return winners

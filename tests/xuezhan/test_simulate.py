@@ -270,3 +270,37 @@ def test_cli_report_prints_the_coverage_table(capsys: pytest.CaptureFixture[str]
 def test_cli_rejects_a_bad_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--rules", '{"preset": "chengdu", "nope": 1}']) == 2
     assert "nope" in capsys.readouterr().err
+
+
+# -- an engine seam the simulator found ----------------------------------------------------
+
+
+def test_a_forced_last_four_win_is_legal_after_a_strict_passed_win() -> None:
+    """passed_win strict + last_four must_win_all: seat 2 passes 5p from seat 3 just before
+    the last four, then seat 0 discards 5p in them. The last-four rule wins (RULES.md §6)."""
+    from xuezhan.actions import DingQue, Discard, Draw, Hu
+    from xuezhan.table import Table
+    from xuezhan.tiles import Tile
+
+    rules = Rules.from_json({"preset": "online", "passed_win": "strict", "exchange": "off"})
+    five = Tile.parse("5p")
+    ready = parse_tiles("123p678p111s999s5p")  # waits on 5p alone
+    pool = Counter(FULL_SET)
+    pool.subtract([*ready, five, five, five])
+    rest = [t for t in sorted(pool) for _ in range(pool[t])]
+    ms, others = [t for t in rest if t < 9], [t for t in rest if t >= 9]
+    # seats 0, 1 and 3 keep a tile of their void suit m: never ready
+    hands = [[five, *ms[:13]], ms[13:26], ready, [ms[26], *others[:12]]]
+    spare = ms[27:] + others[12:]
+    wall = [*spare[:50], five, five, *spare[50:]]
+    table = Table(rules, 0, hands, wall=wall)
+    assert table.play(DingQue((0, 0, 0, 0))) == []
+    assert table.play(Discard(0, hands[0][1])) == []
+    for i in range(52):  # everyone discards what they draw; seat 3 draws and discards 5p
+        seat = (1 + i) % 4
+        assert table.play(Draw(seat, wall[i])) == []
+        if i < 51:
+            assert table.play(Discard(seat, wall[i])) == []
+    assert table.passed[2] is not None and table.last_four
+    assert table.play(Discard(0, five)) == []
+    assert table.play(Hu(2, five, 0)) == []
