@@ -1,0 +1,143 @@
+"""Benchmark replay + verify + settle on a simulated corpus, in one process, on one core.
+
+Simulates ``--rounds`` rounds first (matches of up to ten rounds; not timed), then times,
+best of ``--repeat`` passes over the whole corpus:
+
+- ``reference``: ``json.loads(json.dumps(round))`` per round — a trivial loop over the
+  same events, so that the other figures can be read as ratios on any machine;
+- ``schema``: :func:`xuezhan.schema.validate_document` per match;
+- ``replay+settle``: :func:`xuezhan.replay.play_round` and ``settle`` per round, i.e.
+  ``verify_document`` minus the schema check and the report;
+- ``verify_document``: the whole entry point the CLI and the service call.
+
+It prints rounds per second, microseconds per event and the ratio to the reference.
+With ``--profile`` it also prints the top of a cProfile of ``verify_document`` sorted by
+own time, and what the win and ready checks cost per round.
+
+    python benchmarks/bench_replay.py [--rounds 1000] [--preset chengdu|online] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from xuezhan.replay import play_round, verify_document
+from xuezhan.rules import Rules
+from xuezhan.schema import validate_document
+from xuezhan.settlement import settle
+from xuezhan.simulate import simulate_matches
+
+GOAL = 3000.0  # rounds per second, chengdu, one core
+ROUNDS_PER_MATCH = 10
+
+
+def corpus(rounds: int, preset: str, seed: int) -> list[dict[str, Any]]:
+    full, rest = divmod(rounds, ROUNDS_PER_MATCH)
+    docs = list(simulate_matches(full, ROUNDS_PER_MATCH, seed, preset)) if full else []
+    if rest:
+        docs += list(simulate_matches(1, rest, seed + 1, preset))
+    return docs
+
+
+def best_of(repeat: int, work: Callable[[], None]) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def measure(docs: list[dict[str, Any]], repeat: int) -> dict[str, float]:
+    rules = Rules.from_json(docs[0].get("ruleset", "chengdu"))
+    rounds = [r for d in docs for r in d["rounds"]]
+
+    def reference() -> None:
+        for round_doc in rounds:
+            json.loads(json.dumps(round_doc))
+
+    def schema() -> None:
+        for doc in docs:
+            assert not validate_document(doc)
+
+    def replay() -> None:
+        for round_doc in rounds:
+            table, _problems = play_round(round_doc, rules)
+            settle(table.outcome(), rules)
+
+    def verify() -> None:
+        for doc in docs:
+            verify_document(doc)
+
+    verify()  # warm the caches (compiled validators, win tables)
+    return {"reference": best_of(repeat, reference), "schema": best_of(repeat, schema),
+            "replay+settle": best_of(repeat, replay), "verify_document": best_of(repeat, verify)}
+
+
+def profile(docs: list[dict[str, Any]], n_rounds: int, top: int) -> None:
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for doc in docs:
+        verify_document(doc)
+    profiler.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out)
+    stats.sort_stats("tottime").print_stats(top)
+    print(out.getvalue())
+    # the win and ready checks: every call of the hand analysis and the scorer (cumulative)
+    raw: dict[tuple[str, int, str], Any] = stats.stats  # type: ignore[attr-defined]
+    for name in ("waits", "is_winning", "score_win", "ting_value", "readings"):
+        cum = sum(v[3] for (path, _, func), v in raw.items()
+                  if func == name and path.endswith(("hand.py", "fan.py")))
+        calls = sum(v[1] for (path, _, func), v in raw.items()
+                    if func == name and path.endswith(("hand.py", "fan.py")))
+        if calls:
+            print(f"{name:>12}: {calls / n_rounds:6.1f} calls, {cum / n_rounds * 1e3:.3f} ms "
+                  "per round (cumulative, profiled)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=1000)
+    parser.add_argument("--preset", choices=("chengdu", "online"), default="chengdu")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--repeat", type=int, default=3, help="best of N passes (default 3)")
+    parser.add_argument("--profile", action="store_true", help="print a cProfile summary")
+    parser.add_argument("--top", type=int, default=25)
+    args = parser.parse_args(argv)
+
+    start = time.perf_counter()
+    docs = corpus(args.rounds, args.preset, args.seed)
+    n_rounds = sum(len(d["rounds"]) for d in docs)
+    n_events = sum(len(r["events"]) for d in docs for r in d["rounds"])
+    illegal = sum(not verify_document(d).legal for d in docs)
+    print(f"corpus: {n_rounds} rounds, {n_events} events ({n_events / n_rounds:.1f} per "
+          f"round), {args.preset}, simulated in {time.perf_counter() - start:.1f} s; "
+          f"illegal matches: {illegal}")
+    times = measure(docs, args.repeat)
+    ref = times["reference"]
+    print(f"{'':>16} {'rounds/s':>10} {'µs/event':>9} {'ms/round':>9} {'× reference':>12}")
+    for name, seconds in times.items():
+        print(f"{name:>16} {n_rounds / seconds:10.0f} {seconds / n_events * 1e6:9.2f} "
+              f"{seconds / n_rounds * 1e3:9.3f} {seconds / ref:12.1f}")
+    rate = n_rounds / times["verify_document"]
+    print(f"goal {GOAL:.0f} rounds/s for verify_document: "
+          + ("met" if rate >= GOAL else f"not met ({rate / GOAL:.0%} of it)"))
+    if args.profile:
+        profile(docs, n_rounds, args.top)
+    return 0 if illegal == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
