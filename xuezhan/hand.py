@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import struct
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -91,6 +92,7 @@ _EMPTY = bytes(9)
 #: bit 0 of every byte of 27 counts read as one little-endian integer: the odd counts
 _ODD27 = int.from_bytes(bytes([1] * 27), "little")
 
+_BUILD_LOCK = threading.Lock()
 #: 9-byte suit key -> 0 (complete as sets) or 1 (complete as sets and the pair)
 _COMPLETE: dict[bytes, int] = {}
 #: 9-byte suit key -> mask of the ranks whose addition makes the suit complete as sets
@@ -114,44 +116,53 @@ def _build() -> None:
     copy of a rank (no real hand has one) are kept for the waits, so that a wait on a
     tile the player holds all four of is still found: a shape wait (RULES.md §3).
     """
-    if _COMPLETE:
-        return
-    sets = [(r, r, r) for r in range(9)] + [(r, r + 1, r + 2) for r in range(7)]
-    for n in range(5):
-        for combo in combinations_with_replacement(range(16), n):
-            counts = [0] * 9
-            flags = _ALL_FEATURES
-            for i in combo:
-                a, b, c = sets[i]
-                counts[a] += 1
-                counts[b] += 1
-                counts[c] += 1
-                if a != b:
-                    flags &= ~PUNGS_ONLY
-                if a != 0 and c != 8:
-                    flags &= ~TERMINALS
-            if max(counts, default=0) > 5:
-                continue
-            _add_shape(counts, flags, 0)
-            for r in range(9):
-                if counts[r] <= 3:
-                    counts[r] += 2
-                    _add_shape(counts, flags if r in (0, 8) else flags & ~TERMINALS, 1)
-                    counts[r] -= 2
-    double = bytes([0, 2, 4]) + bytes(253)
-    for halves in product(b"\x00\x01\x02", repeat=9):
-        key = bytes(halves)
-        _PAIRS[key.translate(double)] = sum(key)
+    with _BUILD_LOCK:
+        if _COMPLETE:
+            return
+        complete: dict[bytes, int] = {}
+        features: dict[bytes, int] = {}
+        sets = [(r, r, r) for r in range(9)] + [(r, r + 1, r + 2) for r in range(7)]
+        for n in range(5):
+            for combo in combinations_with_replacement(range(16), n):
+                counts = [0] * 9
+                flags = _ALL_FEATURES
+                for i in combo:
+                    a, b, c = sets[i]
+                    counts[a] += 1
+                    counts[b] += 1
+                    counts[c] += 1
+                    if a != b:
+                        flags &= ~PUNGS_ONLY
+                    if a != 0 and c != 8:
+                        flags &= ~TERMINALS
+                if max(counts, default=0) > 5:
+                    continue
+                _add_shape(complete, features, counts, flags, 0)
+                for r in range(9):
+                    if counts[r] <= 3:
+                        counts[r] += 2
+                        pair_flags = flags if r in (0, 8) else flags & ~TERMINALS
+                        _add_shape(complete, features, counts, pair_flags, 1)
+                        counts[r] -= 2
+        double = bytes([0, 2, 4]) + bytes(253)
+        for halves in product(b"\x00\x01\x02", repeat=9):
+            key = bytes(halves)
+            _PAIRS[key.translate(double)] = sum(key)
+        _FEATURES.update(features)
+        # last: a filled _COMPLETE is what says the tables are ready (one C call under
+        # the GIL, so another thread never sees it half filled)
+        _COMPLETE.update(complete)
 
 
-def _add_shape(counts: list[int], flags: int, pair: int) -> None:
+def _add_shape(complete: dict[bytes, int], features: dict[bytes, int], counts: list[int],
+               flags: int, pair: int) -> None:
     key = bytes(counts)
     top = max(key)
     if top <= 4:
-        _COMPLETE[key] = pair
-        _FEATURES[key] = _FEATURES.get(key, 0) | 1 << flags
+        complete[key] = pair
+        features[key] = features.get(key, 0) | 1 << flags
     elif top == 5 and key.count(5) == 1:
-        _COMPLETE.setdefault(key, pair)  # a fifth copy: only a shape wait reaches it
+        complete.setdefault(key, pair)  # a fifth copy: only a shape wait reaches it
 
 
 def _wait_mask(key: bytes, pair: int) -> int:

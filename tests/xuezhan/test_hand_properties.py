@@ -10,7 +10,7 @@ from xuezhan.hand import Meld, MeldKind, is_ready, is_winning, shanten, waits
 from xuezhan.rules import Rules
 from xuezhan.tiles import TILES, counts_of
 
-FAST = settings(max_examples=200, deadline=None,
+FAST = settings(max_examples=150, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
