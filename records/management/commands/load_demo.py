@@ -55,8 +55,8 @@ class Command(BaseCommand):
         User = get_user_model()
         users = {}
         for username, role in DEMO_USERS:
-            user, created = User.objects.get_or_create(username=username)
-            if created:
+            user, new = User.objects.get_or_create(username=username)
+            if new:
                 user.set_password(password)
                 user.save()
             users[role] = user

@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib import admin
+
+pytestmark = pytest.mark.django_db
+
+
+def test_every_admin_page_opens(client: Any, make_user: Any, upload: Any) -> None:
+    from analysis import services
+    from tests.records.documents import illegal_document
+
+    services.verify_match(match_id=upload(illegal_document(1)).pk)
+    superuser = make_user("root")
+    superuser.is_staff = superuser.is_superuser = True
+    superuser.save()
+    client.force_login(superuser)
+    for model in admin.site._registry:
+        meta = model._meta
+        changelist = client.get(f"/admin/{meta.app_label}/{meta.model_name}/")
+        assert changelist.status_code == 200, meta.label
+        first = model.objects.first()
+        if first is not None:
+            change = client.get(f"/admin/{meta.app_label}/{meta.model_name}/{first.pk}/change/")
+            assert change.status_code == 200, meta.label
