@@ -52,10 +52,14 @@ from xuezhan.settlement import KongEvent, WinEvent, settle
 from xuezhan.table import Table
 from xuezhan.tiles import FULL_SET, TILES, Tile, counts_of, format_tiles, parse_tiles
 
-#: the fixed pool of player names, so that statistics over many matches make sense
-PLAYER_POOL: tuple[str, ...] = (
-    "alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi",
-)
+#: the fixed pool of players and the style each always plays, so that statistics over
+#: many matches make sense (a player's results reflect one way of playing)
+PLAYER_STYLES: dict[str, str] = {
+    "alice": "steady", "bob": "greedy", "carol": "pairs", "dave": "pungs",
+    "erin": "cautious", "frank": "sloppy", "grace": "greedy", "heidi": "steady",
+}
+PLAYER_POOL: tuple[str, ...] = tuple(PLAYER_STYLES)
+_STYLE_BY_NAME = {style.name: style for style in STYLES}
 
 DEAL = 53  # 13 × 4 + the dealer's 14th
 MAX_ROUNDS = 64  # the log format's limit per match
@@ -80,7 +84,7 @@ def simulate_match(seed: int, rounds: int, rules: Rules | str | dict[str, Any] =
         raise XuezhanError(f"unknown scenario {scenario!r} (known: {', '.join(SCENARIOS)})")
     rng = random.Random(seed)
     players = rng.sample(PLAYER_POOL, 4)
-    styles = [rng.choice(STYLES) for _ in range(4)]
+    styles = [_STYLE_BY_NAME[PLAYER_STYLES[name]] for name in players]
     bots = [Bot(seat, styles[seat], random.Random(rng.getrandbits(64)), chaos)
             for seat in range(4)]
     dealer = rng.randrange(4)

@@ -304,3 +304,12 @@ def test_a_forced_last_four_win_is_legal_after_a_strict_passed_win() -> None:
     assert table.passed[2] is not None and table.last_four
     assert table.play(Discard(0, five)) == []
     assert table.play(Hu(2, five, 0)) == []
+
+
+def test_each_player_of_the_pool_always_plays_one_style() -> None:
+    from xuezhan.simulate import PLAYER_STYLES
+
+    assert {s.name for s in STYLES} == set(PLAYER_STYLES.values())
+    for doc in simulate_matches(4, 1, 8):
+        styles = doc["source"].split("styles: ")[1].rstrip(")").split(", ")
+        assert styles == [PLAYER_STYLES[name] for name in doc["players"]]
