@@ -197,9 +197,12 @@ def play_round(round_doc: dict[str, Any], rules: Rules, base: int = 1) -> tuple[
                   wall=parse_tiles(round_doc["wall"]) if "wall" in round_doc else None,
                   base=base, dice=round_doc.get("dice"))
     problems: list[tuple[int | None, Problem]] = [(None, p) for p in table.deal_problems]
+    play = table.play
     for event_index, event in enumerate(round_doc["events"]):
-        problems.extend((event_index, p) for p in table.play(action_from_json(event),
-                                                             event_index))
+        found = play(action_from_json(event), event_index)
+        if not found:  # the usual case: no generator, no length check
+            continue
+        problems.extend((event_index, p) for p in found)
         if len(problems) > MAX_VIOLATIONS_PER_ROUND:
             problems.append((event_index, Problem(
                 "too_many_violations", f"more than {MAX_VIOLATIONS_PER_ROUND} faults; the "
