@@ -396,6 +396,7 @@ def _suit_options(key: int) -> tuple[tuple[int, int, int], ...]:
     return best
 
 
+_HALVES = bytes(n // 2 for n in range(256))
 #: 9-byte suit key -> _suit_options of its base-5 key (a cache in front of it)
 _OPTIONS: dict[bytes, tuple[tuple[int, int, int], ...]] = {}
 
@@ -416,7 +417,8 @@ def shanten(counts: Sequence[int], melds: int = 0) -> int:
     -1
     """
     groups = 4 - melds
-    o0, o1, o2 = (_OPTIONS.get(k) or _options_of(k) for k in _split(bytearray(counts)))
+    raw = bytearray(counts)
+    o0, o1, o2 = (_OPTIONS.get(k) or _options_of(k) for k in _split(raw))
     best = 0
     for s0, p0, h0 in o0:
         for s1, p1, h1 in o1:
@@ -433,6 +435,6 @@ def shanten(counts: Sequence[int], melds: int = 0) -> int:
                     best = value
     result = 2 * groups - best
     if melds == 0:
-        pairs = sum(n // 2 for n in counts)
+        pairs = sum(raw.translate(_HALVES))   # a four is two pairs
         result = min(result, 6 - min(pairs, 7))
     return result
