@@ -18,6 +18,7 @@ install: $(STAMP)
 lint: install
 	$(BIN)/ruff check xuezhan records analysis tests manage.py $(wildcard benchmarks)
 	$(BIN)/mypy
+	$(BIN)/mypy --config-file xuezhan/config/mypy.ini
 
 test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

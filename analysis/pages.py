@@ -40,7 +40,7 @@ def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
                 "seats": [
                     {
                         "name": names.get(s.seat, s.seat),
-                        "discarder": names.get(s.discarder, s.discarder),
+                        "discarder": None if s.discarder is None else names[s.discarder],
                         "result": s,
                     }
                     for s in round_.seat_results.all()

@@ -140,7 +140,9 @@ def _write_results(match: Match, report: dict[str, Any]) -> None:
     )
     rounds = {r.index: r for r in Round.objects.filter(match=match)}
     players = dict(Seat.objects.filter(match=match).values_list("seat", "player_id"))
-    settlements, payments, seat_results = [], [], []
+    settlements: list[RoundSettlement] = []
+    payments: list[Payment] = []
+    seat_results: list[SeatResult] = []
     for index, result in enumerate(report["rounds"]):
         round_ = rounds.get(index)
         if round_ is None:

@@ -12,6 +12,7 @@ from analysis.tasks import verify_match
 from records import selectors, services
 from records.errors import DocumentError, UploadTooLarge, too_large_json
 from records.models import Membership
+from records.permissions import signed_in
 
 
 def _membership(request: HttpRequest, club_id: int) -> Membership:
@@ -61,7 +62,7 @@ def match_upload(request: HttpRequest, club_id: int) -> HttpResponse:
         else:
             raw = text.encode("utf-8")
         context["text"] = text
-        result = services.upload_match(club=club, raw=raw, uploaded_by=request.user)
+        result = services.upload_match(club=club, raw=raw, uploaded_by=signed_in(request))
     except (UploadTooLarge, RequestDataTooBig):
         context["detail"] = too_large_json()["detail"]
         return render(request, "records/match_upload.html", context, status=413)

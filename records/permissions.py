@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
+from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest
+from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 
@@ -27,16 +29,14 @@ class HasClubRole(BasePermission):
         return membership.has_role(view.required_role(request.method or "GET"))
 
 
-class ClubMixin:
+class ClubMixin(GenericAPIView[Any]):
     """For views under ``clubs/<club_id>/``: ``self.club`` and ``self.membership``.
 
     ``roles`` maps an HTTP method to the least role it needs (``member`` otherwise).
     """
 
-    permission_classes: list[Any] = [IsAuthenticated, HasClubRole]
+    permission_classes = [IsAuthenticated, HasClubRole]
     roles: dict[str, str] = {}
-    kwargs: dict[str, Any]
-    request: Request
 
     def required_role(self, method: str) -> str:
         return self.roles.get(method, Membership.Role.MEMBER)
@@ -56,3 +56,10 @@ class ClubMixin:
     @property
     def club(self) -> Club:
         return self.membership.club
+
+
+def signed_in(request: Request | HttpRequest) -> User:
+    """The request's user, known to be signed in (the view's permissions checked it)."""
+    user = request.user
+    assert isinstance(user, User), "IsAuthenticated lets only signed-in users through"
+    return user

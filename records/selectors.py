@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from records.models import Club, Match, Membership, Player, Seat
 
 
-def clubs_for_user(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Club]:
+def clubs_for_user(user: User | AnonymousUser) -> QuerySet[Club]:
     """The clubs ``user`` belongs to."""
     if not user.is_authenticated:
         return Club.objects.none()
@@ -17,7 +17,7 @@ def clubs_for_user(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Club]:
     )
 
 
-def membership_for(*, user: AbstractBaseUser | AnonymousUser, club_id: int) -> Membership | None:
+def membership_for(*, user: User | AnonymousUser, club_id: int) -> Membership | None:
     """The user's membership of the club, or None (for a non-member or a missing club)."""
     if not user.is_authenticated:
         return None

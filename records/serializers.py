@@ -121,5 +121,6 @@ class ErrorItemSerializer(serializers.Serializer[Any]):
 class DocumentErrorSerializer(serializers.Serializer[Any]):
     type = serializers.CharField(help_text="invalid_json, invalid_document or payload_too_large")
     detail = serializers.CharField()
-    errors = ErrorItemSerializer(many=True, required=False)
+    # DRF's metaclass moves declared fields out of the class, so this does not hide .errors
+    errors = ErrorItemSerializer(many=True, required=False)  # type: ignore[assignment]
     limit = serializers.IntegerField(required=False, help_text="The size limit, in bytes.")

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from records import selectors
@@ -31,13 +31,13 @@ class RoleError(Exception):
 
 
 @transaction.atomic
-def create_club(*, name: str, owner: AbstractBaseUser) -> Club:
+def create_club(*, name: str, owner: User) -> Club:
     club = Club.objects.create(name=name)
     Membership.objects.create(club=club, user=owner, role=Membership.Role.OWNER)
     return club
 
 
-def add_member(*, club: Club, user: AbstractBaseUser, role: str) -> Membership:
+def add_member(*, club: Club, user: User, role: str) -> Membership:
     membership, _ = Membership.objects.get_or_create(club=club, user=user, defaults={"role": role})
     if membership.role != role:
         membership = change_role(membership=membership, role=role)
@@ -71,11 +71,11 @@ def _keep_an_owner(leaving: Membership) -> None:
         raise RoleError("a club must keep at least one owner")
 
 
-def create_player(*, club: Club, handle: str, user: AbstractBaseUser | None = None) -> Player:
+def create_player(*, club: Club, handle: str, user: User | None = None) -> Player:
     return Player.objects.create(club=club, handle=handle, user=user)
 
 
-def link_player(*, player: Player, user: AbstractBaseUser | None) -> Player:
+def link_player(*, player: Player, user: User | None) -> Player:
     player.user = user
     player.save(update_fields=["user"])
     return player
@@ -153,7 +153,7 @@ def check_document(doc: Any) -> tuple[Rules, datetime | None]:
     return rules, played_at
 
 
-def upload_match(*, club: Club, raw: bytes, uploaded_by: AbstractBaseUser | None) -> Upload:
+def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:
     """Store a match document in ``club``, or find the copy already there.
 
     The same document (same canonical hash) or the same source ``match_id`` uploaded twice

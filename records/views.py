@@ -24,7 +24,7 @@ from records import selectors, services
 from records.errors import UploadTooLarge
 from records.models import Club, Match, Membership, Player
 from records.parsers import StrictJSONParser
-from records.permissions import ClubMixin
+from records.permissions import ClubMixin, signed_in
 from records.serializers import (
     ClubSerializer,
     DocumentErrorSerializer,
@@ -53,7 +53,7 @@ class ClubList(generics.ListCreateAPIView[Club]):
 
     def perform_create(self, serializer: BaseSerializer[Club]) -> None:
         serializer.instance = services.create_club(
-            name=serializer.validated_data["name"], owner=self.request.user
+            name=serializer.validated_data["name"], owner=signed_in(self.request)
         )
 
 
@@ -172,7 +172,7 @@ class PlayerDetail(ClubMixin, generics.RetrieveUpdateAPIView[Player]):
 # -- matches -------------------------------------------------------------------------
 
 
-class MatchFilter(django_filters.FilterSet):
+class MatchFilter(django_filters.FilterSet):  # type: ignore[misc]  # no stubs
     player = django_filters.NumberFilter(
         field_name="seats__player", label="Only matches where this player (id) sat."
     )
@@ -225,7 +225,7 @@ class MatchList(ClubMixin, generics.ListAPIView[Match]):
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         upload = services.upload_match(
-            club=self.club, raw=_uploaded_bytes(request), uploaded_by=request.user
+            club=self.club, raw=_uploaded_bytes(request), uploaded_by=signed_in(request)
         )
         if upload.created:
             verify_match.delay_on_commit(upload.match.pk)
@@ -238,8 +238,8 @@ def _uploaded_bytes(request: Request) -> bytes:
     """The document's bytes, verbatim: the JSON body, or the uploaded file."""
     content_type = request.content_type or ""
     if content_type.startswith("multipart/form-data"):
-        upload = request.data.get("file")
-        if upload is None or isinstance(upload, str):
+        upload = request.FILES.get("file")
+        if upload is None:
             raise DRFValidationError({"file": ["Attach the document as a file named 'file'."]})
         if upload.size is not None and upload.size > settings.UPLOAD_MAX_BYTES:
             raise UploadTooLarge()

@@ -2,14 +2,14 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
 from analysis import pages as analysis_pages
 from records import pages as records_pages
 
-api = [
+api: list[URLPattern | URLResolver] = [
     path("", include("records.urls")),
     path("", include("analysis.urls")),
     path("auth/token/", obtain_auth_token, name="auth-token"),
@@ -17,7 +17,7 @@ api = [
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]
 
-pages = [
+pages: list[URLPattern | URLResolver] = [
     path("", records_pages.home, name="home"),
     path("clubs/", records_pages.club_list, name="club-list"),
     path("clubs/<int:club_id>/", records_pages.match_list, name="match-list"),
