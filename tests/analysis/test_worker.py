@@ -238,8 +238,8 @@ def test_a_worker_killed_mid_task_loses_and_duplicates_nothing(
     )  # fmt: skip
     assert_verified_exactly_once(ids, docs)
     attempts = sorted(Match.objects.filter(pk__in=ids).values_list("attempts", flat=True))
-    # the killed task was claimed twice (its claim went through once the lock was released)
-    assert attempts == [1] * (MATCHES - 1) + [2], attempts
+    # the killed task was claimed again (its first claim went through once the lock was released)
+    assert attempts[:-1] == [1] * (MATCHES - 1) and attempts[-1] >= 2, attempts
 
 
 def _waiting_on_a_lock(conn: Any) -> int:
@@ -280,7 +280,8 @@ def test_a_pool_child_killed_mid_task_is_redelivered_at_once(
     assert_verified_exactly_once(ids, docs)
     assert main.poll() is None  # the worker itself lived on
     assert "WorkerLostError" in workers.logs()
-    assert sorted(Match.objects.filter(pk__in=ids).values_list("attempts", flat=True)) == [1, 1, 2]
+    attempts = sorted(Match.objects.filter(pk__in=ids).values_list("attempts", flat=True))
+    assert attempts[:2] == [1, 1] and attempts[2] >= 2, attempts
 
 
 def _children(pid: int) -> list[int]:
