@@ -65,7 +65,7 @@ class ClubDetail(ClubMixin, generics.RetrieveUpdateDestroyAPIView[Club]):
     roles = {"PUT": ADMIN, "PATCH": ADMIN, "DELETE": OWNER}
 
     def get_object(self) -> Club:
-        return self.club
+        return selectors.clubs_for_user(self.request.user).get(pk=self.club.pk)
 
 
 # -- memberships ---------------------------------------------------------------------

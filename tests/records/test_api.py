@@ -283,3 +283,11 @@ def test_a_token_is_issued_for_a_password(cast: Any, client: Any, settings: Any)
     cast["mia"].save()
     response = client.post("/api/v1/auth/token/", {"username": "mia", "password": "correct horse"})
     assert response.status_code == 200 and response.json()["token"]
+
+
+def test_a_club_counts_its_matches(club: Any, cast: Any, api_client: Any, upload: Any) -> None:
+    upload(make_document(1))
+    upload(make_document(2))
+    client = api_client(cast["mia"])
+    assert client.get(f"/api/v1/clubs/{club.pk}/").json()["match_count"] == 2
+    assert client.get("/api/v1/clubs/").json()["results"][0]["match_count"] == 2
