@@ -8,6 +8,7 @@ from typing import Any
 import django_filters
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
@@ -143,9 +144,15 @@ class PlayerList(ClubMixin, generics.ListCreateAPIView[Player]):
 
     def perform_create(self, serializer: BaseSerializer[Player]) -> None:
         data = serializer.validated_data
-        serializer.instance = services.create_player(
-            club=self.club, handle=data["handle"], user=data.get("user")
-        )
+        try:
+            with transaction.atomic():
+                serializer.instance = services.create_player(
+                    club=self.club, handle=data["handle"], user=data.get("user")
+                )
+        except IntegrityError:  # a concurrent request took the handle or the user first
+            raise DRFValidationError(
+                {"handle": ["this club already has this handle, or this user's player"]}
+            ) from None
 
 
 class PlayerDetail(ClubMixin, generics.RetrieveUpdateAPIView[Player]):

@@ -291,3 +291,12 @@ def test_a_club_counts_its_matches(club: Any, cast: Any, api_client: Any, upload
     client = api_client(cast["mia"])
     assert client.get(f"/api/v1/clubs/{club.pk}/").json()["match_count"] == 2
     assert client.get("/api/v1/clubs/").json()["results"][0]["match_count"] == 2
+
+
+def test_a_user_has_one_player_per_club(club: Any, cast: Any, api_client: Any) -> None:
+    client = api_client(cast["adam"])
+    players = f"/api/v1/clubs/{club.pk}/players/"
+    first = client.post(players, {"handle": "mia", "username": "mia"}, format="json")
+    assert first.status_code == 201
+    second = client.post(players, {"handle": "mia2", "username": "mia"}, format="json")
+    assert second.status_code == 400 and "handle" in second.json()
