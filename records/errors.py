@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, JsonResponse
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -50,4 +51,19 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(too_large_json(), status=413)
     if isinstance(exc, DocumentError):
         return Response(exc.as_json(), status=400)
+    if isinstance(exc, SuspiciousOperation):  # e.g. too many multipart fields
+        return Response({"type": "bad_request", "detail": str(exc)}, status=400)
     return drf_exception_handler(exc, context)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """JSON under /api/, the usual page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Server error."}, status=500)
+    return defaults.server_error(request)

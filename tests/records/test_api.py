@@ -300,3 +300,17 @@ def test_a_user_has_one_player_per_club(club: Any, cast: Any, api_client: Any) -
     assert first.status_code == 201
     second = client.post(players, {"handle": "mia2", "username": "mia"}, format="json")
     assert second.status_code == 400 and "handle" in second.json()
+
+
+def test_an_unknown_api_url_is_a_json_404(cast: Any, api_client: Any) -> None:
+    response = api_client(cast["mia"]).get("/api/v1/clubs/not-a-number/")
+    assert response.status_code == 404 and response.json() == {"detail": "Not found."}
+
+
+def test_too_many_multipart_fields_is_a_json_400(
+    club: Any, cast: Any, api_client: Any, settings: Any
+) -> None:
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 5
+    fields = {f"f{i}": "x" for i in range(10)}
+    response = api_client(cast["mia"]).post(url(club), fields, format="multipart")
+    assert response.status_code == 400 and response["Content-Type"] == "application/json"

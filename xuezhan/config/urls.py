@@ -36,3 +36,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include((pages, "pages"))),
 ]
+
+handler404 = "records.errors.page_not_found"
+handler500 = "records.errors.server_error"
