@@ -53,8 +53,11 @@ class MatchReverify(ClubMixin, generics.GenericAPIView[Match]):
 
 
 class RoundMixin(ClubMixin):
-    def match(self) -> Match:
-        match = Match.objects.filter(club=self.club, pk=self.kwargs["match_id"]).first()
+    def match(self, *, with_document: bool = False) -> Match:
+        matches = Match.objects.filter(club=self.club, pk=self.kwargs["match_id"]).defer("raw")
+        if not with_document:
+            matches = matches.defer("raw", "document")
+        match = matches.first()
         if match is None:
             raise Http404("No such match.")
         return match
@@ -99,7 +102,7 @@ class RoundReplay(RoundMixin, generics.GenericAPIView[Round]):
         }
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        match = self.match()
+        match = self.match(with_document=True)
         index = int(self.kwargs["index"])
         if not match.rounds.filter(index=index).exists():
             raise Http404("No such round.")

@@ -113,3 +113,21 @@ def test_deleting_a_match_deletes_its_results(
     assert response.status_code == 204
     assert not Verification.objects.exists() and not SeatResult.objects.exists()
     assert not Payment.objects.exists()
+
+
+def test_reads_take_a_bounded_number_of_queries(
+    club: Any, cast: Any, api_client: Any, upload: Any, django_assert_max_num_queries: Any
+) -> None:
+    from analysis import services
+
+    for seed in range(3):
+        services.verify_match(match_id=upload(simulated(40 + seed, rounds=4)).pk)
+    client = api_client(cast["mia"])
+    match_id = club.matches.first().pk
+    base = f"/api/v1/clubs/{club.pk}/matches/"
+    with django_assert_max_num_queries(8):
+        assert client.get(base).status_code == 200
+    with django_assert_max_num_queries(14):
+        assert client.get(f"{base}{match_id}/").status_code == 200
+    with django_assert_max_num_queries(10):
+        assert client.get(f"{base}{match_id}/rounds/").status_code == 200
