@@ -19,7 +19,7 @@ from typing import Any
 from xuezhan.actions import Action, DingQue, Discard, Draw, Exchange, Gang, Hu, Peng
 from xuezhan.errors import IllegalActionError
 from xuezhan.fan import Score, WinContext, score_win, ting_value
-from xuezhan.hand import Meld, MeldKind, holds_suits, waits
+from xuezhan.hand import Meld, MeldKind, SuitKeys, holds_suits
 from xuezhan.rules import Rules
 from xuezhan.settlement import DrawCheck, KongEvent, RoundRecord, WinEvent
 from xuezhan.tiles import COPIES, NUM_KINDS, TILES, Tile, counts_of, format_tiles
@@ -94,6 +94,8 @@ class Table:
         self.base = base
         self.dice = tuple(dice) if dice else None
         self.hands = [counts_of(h) for h in hands]
+        #: each seat's suit keys, moved with the counts: the waits are look-ups by them
+        self.keys = [SuitKeys(h) for h in self.hands]
         self.melds: list[list[Meld]] = [[], [], [], []]
         self.discards: list[list[Tile]] = [[], [], [], []]
         self.voids: list[int | None] = [None] * 4
@@ -103,7 +105,8 @@ class Table:
         self.wall_front = 0
         self.wall_back = len(self.wall) if self.wall is not None else 0
         self.wall_left = LIVE_WALL
-        self.seen = [sum(h[k] for h in self.hands) for k in range(NUM_KINDS)]
+        self.seen = ([sum(kind) for kind in zip(*self.hands, strict=True)] if hands
+                     else [0] * NUM_KINDS)
         self.stage = "exchange" if rules.exchange != "off" else "dingque"
         self.expect = DISCARD
         self.current = dealer
@@ -196,7 +199,7 @@ class Table:
         """The shape waits of a seat's concealed hand (cached until the hand changes)."""
         cached = self._waits[seat]
         if cached is None:
-            cached = frozenset(waits(self.hands[seat], self.voids[seat]))
+            cached = frozenset(self.keys[seat].waits(self.voids[seat]))
             self._waits[seat] = cached
         return cached
 
@@ -271,7 +274,8 @@ class Table:
                                             f"seat {seat} gives {TILES[t]} but holds {have[t]}",
                                             seat))
         for seat, give in enumerate(ex.give):
-            _remove(self.hands[seat], give)
+            for t in give:
+                self._take(seat, t, min(1, self.hands[seat][t]))
         for seat in range(4):
             got = ex.give[(seat + source) % 4]
             if ex.receive is not None and sorted(ex.receive[seat]) != sorted(got):
@@ -279,7 +283,7 @@ class Table:
                                         f"receiving {_fmt(ex.receive[seat])}; with die {ex.die} "
                                         f"({direction}) it gets {_fmt(got)}", seat))
             for t in got:
-                self.hands[seat][t] += 1
+                self._give(seat, t)
         self.stage = "dingque"
 
     def _dingque(self, dq: DingQue, problems: list[Problem]) -> None:
@@ -328,8 +332,7 @@ class Table:
             self._see(d.tile, seat, problems)
         self.last_four = self.last_four or self.wall_left <= 4
         self.wall_left = max(self.wall_left - 1, 0)
-        self.hands[seat][d.tile] += 1
-        self._waits[seat] = None
+        self._give(seat, d.tile)
         self.draws[seat] += 1
         self.passed[seat] = None
         self.current, self.expect, self.last_draw = seat, DISCARD, d.tile
@@ -351,12 +354,11 @@ class Table:
             problems.append(Problem("tile_not_in_hand", f"seat {seat} discards {d.tile} but "
                                     "does not hold it", seat))
         else:
-            hand[d.tile] -= 1
+            self._take(seat, d.tile)
         if (self.rules.void_first and void is not None and d.tile // 9 != void
                 and any(hand[void * 9:void * 9 + 9])):
             problems.append(Problem("void_first", f"seat {seat} discards {d.tile} while still "
                                     f"holding {'mps'[void]} tiles", seat))
-        self._waits[seat] = None
         self.discards[seat].append(d.tile)
         self.kong_before_discard = self.replacement_of if seat == self.current else None
         self.replacement_of = None
@@ -406,8 +408,7 @@ class Table:
                                     f"{hand[p.tile]}", p.actor))
         if ok:
             self._take_discard(p.target, p.tile, problems)
-        hand[p.tile] -= min(hand[p.tile], 2)
-        self._waits[p.actor] = None
+        self._take(p.actor, p.tile, min(hand[p.tile], 2))
         self.melds[p.actor].append(Meld(MeldKind.PENG, p.tile, p.target))
         self.current, self.expect, self.last_draw = p.actor, DISCARD, None
 
@@ -462,8 +463,7 @@ class Table:
         if hand[tile] < n:
             problems.append(Problem("tile_not_in_hand", f"seat {seat} {verb} {tile} holding "
                                     f"{hand[tile]} of it", seat))
-        hand[tile] -= min(hand[tile], n)
-        self._waits[seat] = None
+        self._take(seat, tile, min(hand[tile], n))
 
     def _record_kong(self, kind: str, seat: int, tile: Tile, discarder: int | None) -> None:
         kong = KongEvent(index=self.event_index, seat=seat, kind=kind, tile=tile,
@@ -494,7 +494,7 @@ class Table:
             self._check_passed(seat, score, problems)
         in_round = frozenset(self.live_seats()) if not self.claim_winners else self._claim_round
         if not in_hand:
-            self.hands[seat][h.tile] += 1
+            self._give(seat, h.tile)
         if h.target is not None and ctx.rob_kong is False and not self.claim_winners:
             river = self.discards[h.target]
             if river and river[-1] == h.tile:
@@ -675,6 +675,17 @@ class Table:
         self.wall_front += 1
         return TILES[self.wall[self.wall_front - 1]]
 
+    def _give(self, seat: int, tile: int) -> None:
+        self.hands[seat][tile] += 1
+        self.keys[seat].add(tile)
+        self._waits[seat] = None
+
+    def _take(self, seat: int, tile: int, n: int = 1) -> None:
+        if n:
+            self.hands[seat][tile] -= n
+            self.keys[seat].remove(tile, n)
+            self._waits[seat] = None
+
     def _see(self, tile: Tile, seat: int, problems: list[Problem]) -> None:
         self.seen[tile] += 1
         if self.seen[tile] > COPIES:
@@ -705,12 +716,6 @@ def _plus(counts: list[int], tile: int) -> list[int]:
 
 def _tiles(counts: Sequence[int]) -> list[Tile]:
     return [TILES[k] for k, n in enumerate(counts) for _ in range(n)]
-
-
-def _remove(counts: list[int], tiles: Sequence[int]) -> None:
-    for t in tiles:
-        if counts[t]:
-            counts[t] -= 1
 
 
 def counts_items(tiles: Sequence[int]) -> list[tuple[int, int]]:
