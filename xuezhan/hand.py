@@ -219,17 +219,21 @@ def is_winning(counts: Sequence[int], void: int | None = None) -> bool:
     >>> is_winning(counts_of(parse_tiles("11223344556677m")), void=0)
     False
     """
-    parts = _split(bytearray(counts))
-    if void is not None and parts[void] != _EMPTY:
+    a, b, c = _split(bytearray(counts))
+    return winning_keys(a, b, c, void)
+
+
+def winning_keys(a: bytes, b: bytes, c: bytes, void: int | None = None) -> bool:
+    """:func:`is_winning` on the three suit keys (see :class:`SuitKeys`)."""
+    if void is not None and (a, b, c)[void] != _EMPTY:
         return False
-    a, b, c = parts
     try:
         if _COMPLETE[a] + _COMPLETE[b] + _COMPLETE[c] == 1:
             return True
     except KeyError:
         if not _COMPLETE:
             _build()
-            return is_winning(counts, void)
+            return winning_keys(a, b, c, void)
     pairs = _PAIRS.get
     return pairs(a, 9) + pairs(b, 9) + pairs(c, 9) == 7
 
@@ -243,11 +247,15 @@ def waits(counts: Sequence[int], void: int | None = None) -> list[Tile]:
     >>> [str(t) for t in waits(counts_of(parse_tiles("1111m234p567p789p")))]
     ['1m']
     """
+    k0, k1, k2 = _split(bytearray(counts))
+    return waits_keys(k0, k1, k2, void)
+
+
+def waits_keys(k0: bytes, k1: bytes, k2: bytes, void: int | None = None) -> list[Tile]:
+    """:func:`waits` on the three suit keys (see :class:`SuitKeys`)."""
     if not _COMPLETE:
         _build()
-    raw = bytearray(counts)
-    k0, k1, k2 = keys = _split(raw)
-    if void is not None and keys[void] != _EMPTY:
+    if void is not None and (k0, k1, k2)[void] != _EMPTY:
         return []
     get = _COMPLETE.get
     s0, s1, s2 = get(k0), get(k1), get(k2)
@@ -275,9 +283,9 @@ def waits(counts: Sequence[int], void: int | None = None) -> list[Tile]:
             mask = _wait_mask(k2, pair)
         if mask:
             out += _TILES_OF_MASK[1024 + mask]
-    if sum(raw) == 13:
+    if sum(k0) + sum(k1) + sum(k2) == 13:
         # seven pairs: six pairs (a four is two) and one single (or three of a kind)
-        odd = int.from_bytes(raw, "little") & _ODD27
+        odd = int.from_bytes(k0 + k1 + k2, "little") & _ODD27
         if odd and not odd & (odd - 1):
             tile = TILES[(odd.bit_length() - 1) >> 3]
             if tile not in out:
@@ -286,6 +294,44 @@ def waits(counts: Sequence[int], void: int | None = None) -> list[Tile]:
     # no void-suit tile can be a wait: the void suit is empty, and one tile never
     # completes an empty suit
     return out
+
+
+class SuitKeys:
+    """A hand's three per-suit keys, kept up to date as tiles move.
+
+    The win test and the waits are look-ups by suit key; a table that keeps these
+    keys for each player as tiles come and go pays two small byte edits per move
+    instead of re-deriving the keys from 27 counts at every check.
+
+    >>> from xuezhan.tiles import counts_of, parse_tiles
+    >>> keys = SuitKeys(counts_of(parse_tiles("1112345678999m")))
+    >>> keys.add(Tile.parse("5m"))
+    >>> keys.is_winning()
+    True
+    """
+
+    __slots__ = ("keys",)
+
+    def __init__(self, counts: Sequence[int] = ()) -> None:
+        raw = bytearray(counts) if counts else bytearray(27)
+        self.keys: list[bytes] = list(_split(raw))
+
+    def add(self, tile: int, n: int = 1) -> None:
+        suit, rank = divmod(tile, 9)
+        key = bytearray(self.keys[suit])
+        key[rank] += n
+        self.keys[suit] = bytes(key)
+
+    def remove(self, tile: int, n: int = 1) -> None:
+        self.add(tile, -n)
+
+    def is_winning(self, void: int | None = None) -> bool:
+        k = self.keys
+        return winning_keys(k[0], k[1], k[2], void)
+
+    def waits(self, void: int | None = None) -> list[Tile]:
+        k = self.keys
+        return waits_keys(k[0], k[1], k[2], void)
 
 
 def is_ready(counts: Sequence[int], void: int | None = None) -> bool:
