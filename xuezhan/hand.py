@@ -94,7 +94,15 @@ _ODD27 = int.from_bytes(bytes([1] * 27), "little")
 
 _BUILD_LOCK = threading.Lock()
 #: 9-byte suit key -> 0 (complete as sets) or 1 (complete as sets and the pair)
-_COMPLETE: dict[bytes, int] = {}
+class _Shapes(dict[bytes, int]):
+    """A dict whose missing keys read as 9: an incomplete suit then makes a sum of
+    suit values that is not 1 without raising, which costs more than the look-up."""
+
+    def __missing__(self, key: bytes) -> int:
+        return 9
+
+
+_COMPLETE: dict[bytes, int] = _Shapes()
 #: 9-byte suit key -> mask of the ranks whose addition makes the suit complete as sets
 #: (filled in as keys are met: see _wait_mask)
 _WAIT_SETS: dict[bytes, int] = {}
@@ -227,13 +235,11 @@ def winning_keys(a: bytes, b: bytes, c: bytes, void: int | None = None) -> bool:
     """:func:`is_winning` on the three suit keys (see :class:`SuitKeys`)."""
     if void is not None and (a, b, c)[void] != _EMPTY:
         return False
-    try:
-        if _COMPLETE[a] + _COMPLETE[b] + _COMPLETE[c] == 1:
-            return True
-    except KeyError:
-        if not _COMPLETE:
-            _build()
-            return winning_keys(a, b, c, void)
+    if _COMPLETE[a] + _COMPLETE[b] + _COMPLETE[c] == 1:
+        return True
+    if not _COMPLETE:
+        _build()
+        return winning_keys(a, b, c, void)
     pairs = _PAIRS.get
     return pairs(a, 9) + pairs(b, 9) + pairs(c, 9) == 7
 
