@@ -35,6 +35,7 @@ class Command(BaseCommand):
             matches = matches.filter(club_id=options["club"])
         ids = list(matches.values_list("pk", flat=True))
         counts: dict[str, int] = {}
+        # the bar draws on the raw stream: Django's OutputWrapper would add a newline per update
         for match_id in tqdm(ids, desc="reverify", unit="match", file=self.stderr._out):
             if options["enqueue"]:
                 with transaction.atomic():
