@@ -157,8 +157,8 @@ def _float_issues(doc: Any) -> list[SchemaIssue]:
         numbers = [("dealer", round_doc["dealer"])]
         numbers += [(f"dice[{k}]", v) for k, v in enumerate(round_doc.get("dice", ()))]
         for i, event in enumerate(round_doc["events"]):
-            if float in {type(event.get("actor")), type(event.get("target")),
-                         type(event.get("die"))}:
+            if (type(event.get("actor")) is float or type(event.get("target")) is float
+                    or type(event.get("die")) is float):
                 numbers += [(f"events[{i}].{key}", event[key]) for key in
                             ("actor", "target", "die") if type(event.get(key)) is float]
         found += [SchemaIssue(f"$.rounds[{r}].{path}", f"{value!r} is not of type 'integer'")
