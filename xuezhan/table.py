@@ -178,14 +178,17 @@ class Table:
             raise IllegalActionError(p.code, p.message, p.seat)
 
     def finish(self) -> list[Problem]:
-        """Close any open claim window at the end of the log (no more events)."""
+        """Close any open claim window at the end of the log (no more events).
+
+        A log that stops while someone still had to act is an abandoned table: the
+        round is incomplete, not illegal, so a must-win that the log never reached
+        (the last-four rule) is not a fault; a last discard that ends the round is.
+        """
         problems: list[Problem] = []
         if self.stage == "play" and self.expect in (CLAIM, ROB):
             self._close_windows(None, problems)
-        if self.must_win is not None:
-            problems.append(self._last_four_problem(self.must_win))
-            self.must_win = None
-        return problems
+        self.must_win = None
+        return problems if self.over else []
 
     def outcome(self) -> RoundRecord:
         """What happened, for the settlement; draw checks run only when the wall ran out."""
@@ -338,7 +341,8 @@ class Table:
         self.current, self.expect, self.last_draw = seat, DISCARD, d.tile
         if not replacement:
             self.replacement_of = None
-        if self.rules.last_four != "off" and self.last_four:
+        if (self.rules.last_four != "off" and self.last_four
+                and self.keys[seat].is_winning(self.voids[seat])):
             score = self.win_score(seat, d.tile, self._self_draw_ctx(seat), in_hand=True)
             if score.winning:
                 self.must_win = seat

@@ -66,3 +66,11 @@ def test_the_canonical_form_ignores_key_order_and_spacing() -> None:
 def test_the_schema_names_every_event_type() -> None:
     types = log_schema()["definitions"]["event"]["properties"]["type"]["enum"]
     assert types == ["exchange", "dingque", "draw", "discard", "peng", "gang", "hu"]
+
+
+def test_a_tile_with_a_trailing_newline_is_not_a_tile() -> None:
+    # a regex's $ matches before a final newline: the length bound closes that gap
+    doc = copy.deepcopy(MINIMAL)
+    doc["rounds"][0]["events"][0]["tile"] = "9s\n"
+    doc["rounds"][0]["hands"][1][0] = "2m\n"
+    assert paths(doc) == ["$.rounds[0].events[0].tile", "$.rounds[0].hands[1][0]"]

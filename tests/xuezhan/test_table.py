@@ -226,3 +226,21 @@ def test_play_without_the_exchange_is_reported_when_the_ruleset_has_one() -> Non
 
 def test_every_table_code_has_a_sentence() -> None:
     assert all(isinstance(v, str) and v for v in CODES.values())
+
+
+def test_a_log_that_stops_at_a_must_win_draw_is_incomplete_not_illegal() -> None:
+    t = table({"last_four": "must_win_self_draw"})
+    run(t, "0-5s", "1+4p", "1-4p", "2+4p", "2-4p", "3+8p", "3-8p")
+    t.wall_left = 4
+    assert run(t, "0+5m") == []
+    assert t.finish() == []
+    assert not t.over
+
+
+def test_a_log_that_stops_at_a_discard_someone_must_win_is_incomplete() -> None:
+    t = table({"last_four": "must_win_all"})
+    run(t, "0-5s")
+    t.wall_left = 4
+    assert run(t, "1+4p", "1-5m") == []
+    assert t.finish() == []
+    assert not t.over

@@ -52,7 +52,8 @@ def _fast_validators() -> tuple[Any, dict[str, Any]]:
     return fastjsonschema.compile(_inline_leaves(schema)), per_type
 
 
-_LEAVES = ("#/definitions/tile", "#/definitions/seat", "#/definitions/three")
+_LEAVES = ("#/definitions/tile", "#/definitions/seat", "#/definitions/three",
+           "#/definitions/event")
 
 
 def _inline_leaves(node: Any, definitions: dict[str, Any] | None = None) -> Any:
