@@ -1,5 +1,9 @@
 """The events of a round as small value objects, and their FORMAT.md v1 JSON form.
 
+Actions compare and hash by value; treat them as immutable. They are not frozen
+dataclasses (python-chess's ``Move`` is not either): a replay makes one per event, and a
+frozen dataclass costs three times as much to construct.
+
 >>> action_from_json({"type": "discard", "actor": 0, "tile": "9s"})
 Discard(actor=0, tile=Tile.parse('9s'))
 """
@@ -16,7 +20,7 @@ GANG_KINDS = ("ming", "jia", "an")
 _TILE_NAMED = {str(t): t for t in TILES}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Exchange:
     """换三张: the die and the three tiles each seat gives (and, optionally, receives)."""
 
@@ -27,7 +31,7 @@ class Exchange:
     actor: ClassVar[None] = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DingQue:
     """定缺: the void suit of each seat (0 m, 1 p, 2 s)."""
 
@@ -36,21 +40,21 @@ class DingQue:
     actor: ClassVar[None] = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Draw:
     type: ClassVar[str] = "draw"
     actor: int
     tile: Tile
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Discard:
     type: ClassVar[str] = "discard"
     actor: int
     tile: Tile
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Peng:
     """碰: ``actor`` claims ``tile`` discarded by ``target``."""
 
@@ -60,7 +64,7 @@ class Peng:
     tile: Tile
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Gang:
     """杠: ``ming`` direct on ``target``'s discard, ``jia`` added to a peng, ``an`` concealed."""
 
@@ -71,7 +75,7 @@ class Gang:
     target: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Hu:
     """胡: ``target`` is the discarder (or the robbed konger); None when self-drawn."""
 
