@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from xuezhan.errors import InvalidTileError, XuezhanError
+from xuezhan.errors import InvalidTileError, LogFormatError, XuezhanError
 from xuezhan.fan import WinContext, score_win, ting_value
 from xuezhan.hand import Meld, MeldKind, waits
 from xuezhan.replay import Report, load_document, verify_document
@@ -65,22 +65,22 @@ def _verify_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--text", action="store_true", help="print a readable table instead")
 
 
-def _verify(args: argparse.Namespace) -> int:
+def read_input(path: str) -> bytes:
+    """The bytes of a file, or of standard input for ``-``.
+
+    :raises LogFormatError: when it cannot be read (the command then exits 2).
+    """
+    if path == "-":
+        return sys.stdin.buffer.read()
     try:
-        if args.file == "-":
-            text: str | bytes = sys.stdin.buffer.read()
-        else:
-            with open(args.file, "rb") as fh:
-                text = fh.read()
+        with open(path, "rb") as fh:
+            return fh.read()
     except OSError as exc:
-        print(f"xuezhan verify: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
-    try:
-        doc = load_document(text)
-    except XuezhanError as exc:
-        print(f"xuezhan verify: {args.file}: {exc}", file=sys.stderr)
-        return 2
-    report = verify_document(doc)
+        raise LogFormatError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _verify(args: argparse.Namespace) -> int:
+    report = verify_document(load_document(read_input(args.file)))
     print(format_report(report) if args.text else json.dumps(report.to_dict(),
                                                               ensure_ascii=False, indent=2))
     return 0 if report.legal else 1

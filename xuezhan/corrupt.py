@@ -728,16 +728,9 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    try:
-        if args.file == "-":
-            text: str | bytes = sys.stdin.buffer.read()
-        else:
-            with open(args.file, "rb") as fh:
-                text = fh.read()
-    except OSError as exc:
-        print(f"xuezhan corrupt: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
-    doc, mutation = corrupt(load_document(text), args.seed, args.kind)
+    from xuezhan.cli import read_input  # the CLI imports this module for its commands
+
+    doc, mutation = corrupt(load_document(read_input(args.file)), args.seed, args.kind)
     print(json.dumps(doc, ensure_ascii=False))
     print(json.dumps(mutation.to_json(), ensure_ascii=False) if args.json else str(mutation),
           file=sys.stderr)

@@ -265,30 +265,10 @@ def waits_keys(k0: bytes, k1: bytes, k2: bytes, void: int | None = None) -> list
         return []
     get = _COMPLETE.get
     s0, s1, s2 = get(k0), get(k1), get(k2)
-    out: list[Tile] = []
     # the tile goes to one suit; the other two must be complete already, with at
     # most one pair between them
-    if s1 is not None and s2 is not None and s1 + s2 < 2:
-        pair = 1 - s1 - s2
-        mask = (_WAIT_PAIR if pair else _WAIT_SETS).get(k0)
-        if mask is None:
-            mask = _wait_mask(k0, pair)
-        if mask:
-            out += _TILES_OF_MASK[mask]
-    if s0 is not None and s2 is not None and s0 + s2 < 2:
-        pair = 1 - s0 - s2
-        mask = (_WAIT_PAIR if pair else _WAIT_SETS).get(k1)
-        if mask is None:
-            mask = _wait_mask(k1, pair)
-        if mask:
-            out += _TILES_OF_MASK[512 + mask]
-    if s0 is not None and s1 is not None and s0 + s1 < 2:
-        pair = 1 - s0 - s1
-        mask = (_WAIT_PAIR if pair else _WAIT_SETS).get(k2)
-        if mask is None:
-            mask = _wait_mask(k2, pair)
-        if mask:
-            out += _TILES_OF_MASK[1024 + mask]
+    out = [*_suit_waits(k0, 0, s1, s2), *_suit_waits(k1, 1, s0, s2),
+           *_suit_waits(k2, 2, s0, s1)]
     if sum(k0) + sum(k1) + sum(k2) == 13:
         # seven pairs: six pairs (a four is two) and one single (or three of a kind)
         odd = int.from_bytes(k0 + k1 + k2, "little") & _ODD27
@@ -300,6 +280,18 @@ def waits_keys(k0: bytes, k1: bytes, k2: bytes, void: int | None = None) -> list
     # no void-suit tile can be a wait: the void suit is empty, and one tile never
     # completes an empty suit
     return out
+
+
+def _suit_waits(key: bytes, suit: int, a: int | None, b: int | None) -> tuple[Tile, ...]:
+    """The tiles of one suit that complete the hand, given the other two suits' states
+    (None: incomplete, 0: sets, 1: sets and the pair)."""
+    if a is None or b is None or a + b > 1:
+        return ()
+    pair = 1 - a - b
+    mask = (_WAIT_PAIR if pair else _WAIT_SETS).get(key)
+    if mask is None:
+        mask = _wait_mask(key, pair)
+    return _TILES_OF_MASK[suit * 512 + mask]
 
 
 class SuitKeys:
