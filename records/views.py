@@ -19,6 +19,7 @@ from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
+from rest_framework.throttling import BaseThrottle
 
 from analysis.tasks import verify_match
 from records import selectors, services
@@ -35,6 +36,7 @@ from records.serializers import (
     PlayerSerializer,
     UploadFileSerializer,
 )
+from records.throttles import UploadThrottle
 
 ADMIN = Membership.Role.ADMIN
 OWNER = Membership.Role.OWNER
@@ -214,8 +216,14 @@ class MatchList(ClubMixin, generics.ListAPIView[Match]):
     filterset_class = MatchFilter
     parser_classes = [StrictJSONParser, MultiPartParser]
 
+    throttle_scope = "uploads"
+
     def get_queryset(self) -> QuerySet[Match]:
         return selectors.club_matches(self.club).distinct()
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        # reading a club's matches is not limited; uploading is
+        return [UploadThrottle()] if self.request.method == "POST" else []
 
     @extend_schema(
         request={
@@ -227,6 +235,7 @@ class MatchList(ClubMixin, generics.ListAPIView[Match]):
             200: OpenApiResponse(MatchSerializer, "Already uploaded to this club: that match."),
             400: OpenApiResponse(DocumentErrorSerializer, "Not JSON, or not a valid document."),
             413: OpenApiResponse(DocumentErrorSerializer, "Over the upload limit."),
+            429: OpenApiResponse(description="Too many uploads; see Retry-After."),
         },
         examples=[OpenApiExample("document", value=UPLOAD_EXAMPLE, request_only=True)],
     )

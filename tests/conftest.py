@@ -39,6 +39,15 @@ def eager_tasks() -> Iterator[None]:
     celery_app.conf.task_always_eager = before
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache(request: pytest.FixtureRequest) -> None:
+    """Upload counts live in the cache: each Django test starts with none."""
+    if "db" in request.fixturenames or "django_db" in request.keywords:
+        from django.core.cache import cache
+
+        cache.clear()
+
+
 @pytest.fixture
 def make_user(db: Any) -> Callable[[str], Any]:
     from django.contrib.auth import get_user_model

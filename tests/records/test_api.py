@@ -38,6 +38,29 @@ def test_a_member_uploads_a_json_file(club: Any, cast: Any, api_client: Any) -> 
     assert response.status_code == 201, response.content
 
 
+def test_uploads_over_the_rate_limit_get_429_with_retry_after(
+        club: Any, cast: Any, api_client: Any, settings: Any) -> None:
+    settings.UPLOAD_RATE_LIMIT = "2/hour"
+    client = api_client(cast["mia"])
+    codes = [post_json(client, club, dumps(make_document(n))).status_code for n in (11, 12, 13)]
+    assert codes == [201, 201, 429]
+    refused = post_json(client, club, dumps(make_document(14)))
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) > 0
+    assert "detail" in refused.json()
+    # reading is not limited, and another member has an allowance of their own
+    assert client.get(url(club)).status_code == 200
+    assert post_json(api_client(cast["adam"]), club, dumps(make_document(15))).status_code == 201
+
+
+def test_no_rate_limit_when_it_is_switched_off(
+        club: Any, cast: Any, api_client: Any, settings: Any) -> None:
+    settings.UPLOAD_RATE_LIMIT = ""
+    client = api_client(cast["mia"])
+    assert {post_json(client, club, dumps(make_document(n))).status_code
+            for n in range(20, 26)} == {201}
+
+
 def test_a_multipart_upload_without_a_file_is_a_400(club: Any, cast: Any, api_client: Any) -> None:
     response = api_client(cast["mia"]).post(url(club), {"x": "1"}, format="multipart")
     assert response.status_code == 400 and "file" in response.json()

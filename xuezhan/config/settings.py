@@ -172,6 +172,17 @@ UPLOAD_MAX_BYTES = envint("UPLOAD_MAX_BYTES", 1024 * 1024)
 UPLOAD_MAX_DEPTH = envint("UPLOAD_MAX_DEPTH", 32)
 DATA_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES
+# Uploads per user (DRF rate syntax, e.g. "600/hour"; "" turns the limit off). Not a
+# defence against a flood (that is the proxy's job), but it stops a runaway app: 429.
+UPLOAD_RATE_LIMIT = os.environ.get("UPLOAD_RATE_LIMIT", "600/hour")
+
+# The cache holds the upload counts. Per process by default; with several web processes
+# give them a shared one, e.g. CACHE_URL=redis://127.0.0.1:6379/1.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
 
 # Verification: a match stuck in queued/verifying longer than this is re-queued by the sweeper,
 # and given up on (status failed) after VERIFY_MAX_ATTEMPTS claims.
