@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -10,6 +11,13 @@ from django.shortcuts import render
 
 from analysis import selectors
 from records import selectors as records_selectors
+
+_SEAT = re.compile(r"\bseat ([0-3])\b")
+
+
+def with_names(text: str, names: dict[int, str]) -> str:
+    """The engine's sentences say "seat 2"; a page says who that was: "carol (seat 2)"."""
+    return _SEAT.sub(lambda m: f"{names.get(int(m[1]), 'seat')} (seat {m[1]})", text)
 
 
 @login_required
@@ -34,6 +42,7 @@ def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
                         "payer": names.get(p.payer, p.payer),
                         "payee": names.get(p.payee, p.payee),
                         "payment": p,
+                        "detail": with_names(p.detail, names),
                     }
                     for p in round_.payments.all()
                 ],

@@ -73,6 +73,18 @@ def test_the_upload_form_verifies_and_shows_the_settlement(
     for payment in payments:
         assert f"<strong>{payment.amount}</strong>" in page and payment.reason in page
     assert page.count('<li class="payment">') == len(payments)
+    # the engine's "seat 2" reads as the player's name on the page
+    names = doc["players"]
+    assert any(f"{name} (seat {seat})" in page for seat, name in enumerate(names))
+
+
+def test_settlement_sentences_name_the_players() -> None:
+    from analysis.pages import with_names
+
+    names = {0: "alice", 1: "bob", 2: "carol", 3: "dave"}
+    assert with_names("seat 1 wins on seat 3's discard 9m", names) == (
+        "bob (seat 1) wins on dave (seat 3)'s discard 9m")
+    assert with_names("seats 12 and seat 4", names) == "seats 12 and seat 4"
 
 
 def test_the_upload_form_lists_every_error(browser: Any, club: Any) -> None:
