@@ -263,17 +263,24 @@ def waits_keys(k0: bytes, k1: bytes, k2: bytes, void: int | None = None) -> list
         _build()
     if void is not None and (k0, k1, k2)[void] != _EMPTY:
         return []
-    get = _COMPLETE.get
-    s0, s1, s2 = get(k0), get(k1), get(k2)
-    # the tile goes to one suit; the other two must be complete already, with at
-    # most one pair between them
-    out = [*_suit_waits(k0, 0, s1, s2), *_suit_waits(k1, 1, s0, s2),
-           *_suit_waits(k2, 2, s0, s1)]
-    if sum(k0) + sum(k1) + sum(k2) == 13:
+    a = _INFO.get(k0) or _suit_info(k0)
+    b = _INFO.get(k1) or _suit_info(k1)
+    c = _INFO.get(k2) or _suit_info(k2)
+    sa, sb, sc = a[0], b[0], c[0]
+    out: list[Tile] = []
+    # The tile goes to one suit; the other two must be complete already, with at most
+    # one pair between them; with none, the tile's suit must take the pair.
+    if sb is not None and sc is not None and sb + sc < 2:
+        out += _TILES_OF_MASK[a[3][sb + sc]]
+    if sa is not None and sc is not None and sa + sc < 2:
+        out += _TILES_OF_MASK[512 + b[3][sa + sc]]
+    if sa is not None and sb is not None and sa + sb < 2:
+        out += _TILES_OF_MASK[1024 + c[3][sa + sb]]
+    if a[1] + b[1] + c[1] == 13:
         # seven pairs: six pairs (a four is two) and one single (or three of a kind)
-        odd = int.from_bytes(k0 + k1 + k2, "little") & _ODD27
+        odd = a[2] | b[2] << 9 | c[2] << 18
         if odd and not odd & (odd - 1):
-            tile = TILES[(odd.bit_length() - 1) >> 3]
+            tile = TILES[odd.bit_length() - 1]
             if tile not in out:
                 out.append(tile)
                 out.sort()
@@ -282,16 +289,19 @@ def waits_keys(k0: bytes, k1: bytes, k2: bytes, void: int | None = None) -> list
     return out
 
 
-def _suit_waits(key: bytes, suit: int, a: int | None, b: int | None) -> tuple[Tile, ...]:
-    """The tiles of one suit that complete the hand, given the other two suits' states
-    (None: incomplete, 0: sets, 1: sets and the pair)."""
-    if a is None or b is None or a + b > 1:
-        return ()
-    pair = 1 - a - b
-    mask = (_WAIT_PAIR if pair else _WAIT_SETS).get(key)
-    if mask is None:
-        mask = _wait_mask(key, pair)
-    return _TILES_OF_MASK[suit * 512 + mask]
+_Info = tuple[int | None, int, int, tuple[int, int]]
+#: 9-byte suit key -> (state: None incomplete, 0 sets, 1 sets and the pair; its tile
+#: count; the ranks it holds an odd number of times; (the ranks that complete it as sets
+#: and the pair, the ranks that complete it as sets) — picked by the number of pairs the
+#: other suits hold), filled in as keys are met
+_INFO: dict[bytes, _Info] = {}
+
+
+def _suit_info(key: bytes) -> _Info:
+    info = (_COMPLETE.get(key), sum(key), sum(1 << r for r, n in enumerate(key) if n & 1),
+            (_wait_mask(key, 1), _wait_mask(key, 0)))
+    _INFO[key] = info
+    return info
 
 
 class SuitKeys:
