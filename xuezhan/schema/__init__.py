@@ -2,7 +2,8 @@
 
 A valid document passes through compiled validators (fastjsonschema), which cost little:
 one for the document with events left open, and one per event type, picked by the event's
-``type`` (anything else falls to the full check), all cut from the published schema so that it stays the single source of truth.
+``type`` (anything else falls to the full check), all cut from the published schema so
+that it stays the single source of truth.
 (The published ``if``/``then`` per event type would make the compiled validator raise and
 catch six exceptions per event.) Only an invalid document is re-checked with
 :mod:`jsonschema` to collect every error with its JSON path, e.g.
