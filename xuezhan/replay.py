@@ -237,7 +237,7 @@ def _compare_result(index: int, result: dict[str, Any], settlement: Settlement,
         for seat, (want, got) in enumerate(zip(recorded, settlement.deltas, strict=True)):
             if want != got:
                 found.append(Violation(index, None, seat, "result_mismatch",
-                                       f"seat {seat}: recorded {want:+d}, recomputed {got:+d}"))
+                                       f"seat {seat}: recorded {want:+}, recomputed {got:+d}"))
     if result.get("payments") is not None:
         found.extend(_compare_payments(index, result["payments"], settlement.payments))
     return found
