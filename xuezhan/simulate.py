@@ -258,8 +258,8 @@ class _Round:
 
     def _winners(self, origin: int, tile: Tile, ctx: WinContext) -> list[int]:
         table = self.table
-        forced = (table.last_four and table.rules.last_four == "must_win_all"
-                  and not ctx.rob_kong)
+        # a robbed kong counts as the konger's discard (seed 004): forced in the last four too
+        forced = table.last_four and table.rules.last_four == "must_win_all"
         winners = []
         for step in (1, 2, 3):
             seat = (origin + step) % 4

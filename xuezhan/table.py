@@ -609,6 +609,9 @@ class Table:
             if isinstance(action, Hu) and action.target is not None:
                 return
             konger, tile, index = self.pending_kong
+            # robbing a kong is a win on the konger's tile (seed 004: 搶杠可視為…點炮): letting
+            # it go is a passed win, and in the last four under must_win_all a fault
+            self._register_passes(target=konger, tile=tile, problems=problems, rob=True)
             self.pending_kong = None
             if self.claim_winners:
                 self._undo_added_kong(konger, tile)
@@ -639,8 +642,10 @@ class Table:
         self.last_discard = None
         self.kong_before_discard = None
 
-    def _register_passes(self, target: int, tile: Tile, problems: list[Problem]) -> None:
-        """Seats that could have won on a discard and did not: 过手胡 and the last-four rule."""
+    def _register_passes(self, target: int, tile: Tile, problems: list[Problem],
+                         rob: bool = False) -> None:
+        """Seats that could have won on a discard (or robbed a kong, ``rob``) and did not:
+        过手胡 and the last-four rule."""
         for seat in range(4):
             if self.won[seat] or seat == target or seat in self.claim_winners:
                 continue
@@ -649,8 +654,9 @@ class Table:
                 waits_now = self.waits_of(seat)
             if tile not in waits_now:
                 continue
-            ctx = WinContext(kong_discard=self.kong_before_discard is not None,
-                             last_tile=self.wall_left == 0)
+            ctx = (WinContext(rob_kong=True, last_tile=self.wall_left == 0) if rob else
+                   WinContext(kong_discard=self.kong_before_discard is not None,
+                              last_tile=self.wall_left == 0))
             score = self.win_score(seat, tile, ctx, in_hand=False)
             if not score.winning:
                 continue

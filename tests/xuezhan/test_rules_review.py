@@ -7,9 +7,57 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.xuezhan.test_table import act, table
 from xuezhan.replay import verify_document
+from xuezhan.table import Table
 
 DATA = Path(__file__).resolve().parent.parent / "data"
+
+# Seat 0 (void p) pengs 4m and later adds the fourth to a kong; seat 1 (void s) waits on
+# 1m and 4m (`23m567m678m11m999p`), so it can rob that kong.
+ROB_HANDS = ["44m1234567s99s1p1s1m", "23m567m678m11m999p", "4m123456789p11p2p",
+             "345p678p22p3m5m6m7m9m"]
+ROB_VOIDS = "pspm"
+ROB_BEFORE = ["0-1p", "1+6p", "1-6p", "2+3p", "2-4m", "0peng2 4m", "0-1s", "1+7s", "1-7s",
+              "2+7p", "2-7p", "3+8p", "3-8p"]
+
+
+def codes(t: Table, *events: str) -> list[str]:
+    found = []
+    for text in events:
+        found += [p.code for p in t.play(act(text))]
+    return found
+
+
+def test_passed_win_a_kong_one_could_rob_and_did_not_is_a_passed_win() -> None:
+    # RULES §3 过手胡 (seed 004 rule 5: 不能棄先和後; 搶杠可視為…點炮): seat 1 lets seat 0's
+    # added 4m go (平胡 + 抢杠 = 1 fan), then wins seat 0's next discard 1m for no more
+    # (平胡 + 杠上炮 = 1 fan) before drawing again.
+    t = table(hands=ROB_HANDS, voids=ROB_VOIDS)
+    assert codes(t, *ROB_BEFORE) == []
+    assert codes(t, "0+4m", "0jia 4m", "0+2s", "0-1m", "1hu0 1m") == ["passed_win"]
+
+
+def test_passed_win_off_a_kong_one_could_rob_blocks_nothing() -> None:
+    t = table({"passed_win": "off"}, hands=ROB_HANDS, voids=ROB_VOIDS)
+    assert codes(t, *ROB_BEFORE, "0+4m", "0jia 4m", "0+2s", "0-1m", "1hu0 1m") == []
+
+
+def test_last_four_online_a_robbable_added_kong_must_be_robbed() -> None:
+    # RULES §3 last four, seed 004 rule 6 (最后四张牌，若有人点炮则自动和牌) with 抢杠 counted
+    # as 点炮 by the konger (seed 004 加番 4).
+    t = table({"last_four": "must_win_all"}, hands=ROB_HANDS, voids=ROB_VOIDS)
+    assert codes(t, *ROB_BEFORE) == []
+    t.wall_left = 4
+    assert codes(t, "0+4m", "0jia 4m", "0+2s") == ["last_four_not_won"]
+
+
+def test_last_four_chengdu_a_robbable_added_kong_may_be_let_go() -> None:
+    # chengdu (must_win_self_draw): only self-drawn winning tiles must be won.
+    t = table({"last_four": "must_win_self_draw"}, hands=ROB_HANDS, voids=ROB_VOIDS)
+    codes(t, *ROB_BEFORE)
+    t.wall_left = 4
+    assert codes(t, "0+4m", "0jia 4m", "0+2s") == []
 
 
 def _third_win_doc() -> dict[str, Any]:
