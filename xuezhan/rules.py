@@ -257,9 +257,19 @@ def _validate(name: str, value: object, base: Rules) -> object:
     raise RulesError(name, "unknown option")  # pragma: no cover - guarded by the caller
 
 
+#: the largest fan an option may give, and the largest amount (points) — far past any
+#: house rule; beyond them 2^fan and the sentences that print it would blow up the verifier
+MAX_FAN_OPTION = 64
+MAX_AMOUNT_OPTION = 1_000_000
+
+
 def _count(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RulesError(name, f"must be a whole number ≥ 0, not {value!r}")
+    limit = (MAX_AMOUNT_OPTION if name.split(".")[0] in ("flower_pig", "kong_payments")
+             else MAX_FAN_OPTION)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limit:
+        shown = ("a number out of range" if isinstance(value, int) and abs(value) > 10**12
+                 else repr(value)[:60])  # the repr of a huge int itself raises
+        raise RulesError(name, f"must be a whole number from 0 to {limit}, not {shown}")
     return value
 
 

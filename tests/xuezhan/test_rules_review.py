@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.xuezhan.test_table import act, table
 from xuezhan.replay import verify_document
 from xuezhan.table import Table
@@ -73,3 +75,17 @@ def test_verifier_never_raises_on_a_result_with_whole_numbers_written_as_floats(
     report = verify_document(doc)
     found = [(v.code, v.seat) for v in report.violations]
     assert found == [("result_mismatch", 2), ("result_mismatch", 3)]
+
+
+@pytest.mark.parametrize("ruleset", [
+    {"preset": "chengdu", "patterns": {"ping_hu": 10**18}},
+    {"preset": "chengdu", "patterns": {"ping_hu": 100000}},
+    {"preset": "online", "max_fan": 10**9, "patterns": {"ping_hu": 10**9}},
+    {"preset": "chengdu", "flower_pig": 10**5000},
+])
+def test_verifier_never_raises_an_absurd_fan_or_amount_is_a_bad_ruleset(
+        ruleset: dict[str, Any]) -> None:
+    # RULES §6/§7: the verifier never crashes; an option's bad value is a clear error.
+    doc = _third_win_doc()
+    doc["ruleset"] = ruleset
+    assert [v.code for v in verify_document(doc).violations] == ["bad_ruleset"]
