@@ -506,7 +506,9 @@ class Table:
         if ctx.rob_kong and self.pending_kong is not None:
             # a robbed added kong did not happen: the meld is a peng again from this event on
             self._undo_added_kong(self.pending_kong[0], self.pending_kong[1])
-        if h.target is not None:
+        if h.target is not None and self.expect in (CLAIM, ROB):
+            # only inside an open window: a late claim must not make later wins share its
+            # group and in-round set (a seat counted as won would pay again)
             self.claim_winners.append(seat)
             self._claim_group, self._claim_round = group, in_round
         if valid:

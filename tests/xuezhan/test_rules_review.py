@@ -89,3 +89,16 @@ def test_verifier_never_raises_an_absurd_fan_or_amount_is_a_bad_ruleset(
     doc = _third_win_doc()
     doc["ruleset"] = ruleset
     assert [v.code for v in verify_document(doc).violations] == ["bad_ruleset"]
+
+
+def test_a_player_who_won_pays_nothing_for_a_later_self_drawn_win_even_after_a_late_claim() -> None:
+    # RULES §4 (seed 001 §五.3): players who have already won neither pay nor receive.
+    # Seat 0 claims seat 1's 5m too late (seat 2 has drawn): the replay reports it and
+    # counts seat 0 as won, so seat 0 must not pay seat 2's self-drawn win that follows.
+    hands = ["1112345678999m5s", "5m1234567p123s99p", "2345678p456789s", "112233p667788s9s"]
+    t = table(hands=hands)
+    assert codes(t, "0-5s", "1+4p", "1-5m", "2+8p") == []
+    assert "win_out_of_turn" in codes(t, "0hu1 5m")
+    assert codes(t, "2hu 8p") == []
+    win = t.outcome().events[-1]
+    assert win.seat == 2 and win.in_round == frozenset({1, 2, 3})
