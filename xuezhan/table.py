@@ -35,6 +35,8 @@ CODES: dict[str, str] = {
     "exchange_not_allowed": "an exchange in a ruleset without one, or twice",
     "exchange_mixed_suits": "an exchange of three tiles that are not of one suit",
     "exchange_receive_mismatch": "the recorded received tiles do not follow the die",
+    "dice_missing": "the exchange goes by the dice sum, but the round records neither the "
+                    "dice nor what each seat received",
     "dingque_missing": "play started before every seat declared a void suit",
     "out_of_order": "an event that cannot happen at this stage of the round",
     "event_after_end": "an event after the round ended",
@@ -264,8 +266,11 @@ class Table:
             if self.rules.exchange != "off" or self.stage != "dingque":
                 return
         dice_sum = sum(self.dice) if self.dice else None
-        direction = self.rules.exchange_direction(ex.die, dice_sum) or "from_next"
-        source = {"from_next": 1, "opposite": 2, "from_prev": 3}[direction]
+        direction = self.rules.exchange_direction(ex.die, dice_sum)
+        if direction is None and ex.receive is None and self.rules.exchange != "off":
+            problems.append(Problem("dice_missing", "the ruleset picks the exchange direction "
+                                    "by the dice sum, but the round records no dice"))
+        source = {"from_next": 1, "opposite": 2, "from_prev": 3}[direction or "from_next"]
         for seat, give in enumerate(ex.give):
             if len({t // 9 for t in give}) > 1:
                 problems.append(Problem("exchange_mixed_suits", f"seat {seat} gives "
@@ -281,7 +286,9 @@ class Table:
                 self._take(seat, t, min(1, self.hands[seat][t]))
         for seat in range(4):
             got = ex.give[(seat + source) % 4]
-            if ex.receive is not None and sorted(ex.receive[seat]) != sorted(got):
+            if direction is None and ex.receive is not None:
+                got = ex.receive[seat]  # no dice to check it by: the record stands
+            elif ex.receive is not None and sorted(ex.receive[seat]) != sorted(got):
                 problems.append(Problem("exchange_receive_mismatch", f"seat {seat} records "
                                         f"receiving {_fmt(ex.receive[seat])}; with die {ex.die} "
                                         f"({direction}) it gets {_fmt(got)}", seat))

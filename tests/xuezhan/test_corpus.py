@@ -248,6 +248,8 @@ EXPECTED_VIOLATIONS: dict[str, list[Where]] = {
     "exchange_not_allowed": [("exchange_not_allowed", 0, 0, None)],
     "exchange_mixed_suits": [("exchange_mixed_suits", 0, 0, 0)],
     "exchange_receive_mismatch": [("exchange_receive_mismatch", 0, 0, 1)],
+    # the exchange goes by the dice sum; the round has no dice and no `receive`
+    "dice_missing": [("dice_missing", 0, 0, None)],
     "dingque_missing": [("dingque_missing", 0, 0, None)],
     "out_of_order": [("out_of_order", 0, 1, None)],
     "event_after_end": [("event_after_end", 0, 15, 3)],

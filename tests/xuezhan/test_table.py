@@ -244,3 +244,16 @@ def test_a_log_that_stops_at_a_discard_someone_must_win_is_incomplete() -> None:
     assert run(t, "1+4p", "1-5m") == []
     assert t.finish() == []
     assert not t.over
+
+
+def test_an_exchange_by_dice_sum_without_dice_trusts_the_recorded_receive() -> None:
+    by_sum = {"by": "sum", "map": {str(i): "opposite" for i in range(2, 13)}}
+    give = [["7m", "8m", "9m"], ["1p", "2p", "3p"], ["4s", "5s", "6s"], ["6s", "7s", "8s"]]
+    receive = [give[1], give[2], give[3], give[0]]
+    doc = match_doc(round_doc(HANDS, []), ruleset={"exchange": by_sum})
+    del doc["rounds"][0]["dice"]
+    doc["rounds"][0]["events"] = [{"type": "exchange", "die": 3, "give": give,
+                                   "receive": receive}]
+    assert verify_document(doc).violations == []
+    del doc["rounds"][0]["events"][0]["receive"]
+    assert [v.code for v in verify_document(doc).violations] == ["dice_missing"]
