@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,6 +12,7 @@ import pytest
 from tests.xuezhan.logs import match_doc, round_doc
 from xuezhan.replay import CODES, replay_frames, verify_document
 
+DATA = Path(__file__).parent.parent / "data"
 NO_EXCHANGE = {"preset": "chengdu", "exchange": "off"}
 
 # Dealer 0 holds a nine-gates shape plus 5s; seat 1 holds a lone 5m of its void suit.
@@ -128,3 +131,9 @@ def test_frames_show_the_state_after_each_event() -> None:
 
 def test_every_code_is_documented() -> None:
     assert all(CODES.values())
+
+
+def test_a_recorded_payment_of_nothing_is_not_a_mismatch() -> None:
+    doc = json.loads((DATA / "rob_kong_chengdu.json").read_text("utf-8"))
+    doc["rounds"][0]["result"]["payments"].append([0, 3, 0, "nothing"])
+    assert verify_document(doc).legal
