@@ -36,7 +36,7 @@ from typing import Any
 from xuezhan.actions import action_from_json
 from xuezhan.errors import XuezhanError
 from xuezhan.hand import is_seven_pairs, is_winning
-from xuezhan.replay import Report, load_document
+from xuezhan.replay import Report, load_document, table_for_round
 from xuezhan.rules import Rules
 from xuezhan.schema import validate_document
 from xuezhan.table import Table
@@ -145,9 +145,7 @@ class _Context:
         """The table of round ``r`` after replaying its events before index ``stop``."""
         assert self.rules is not None
         round_doc = self.doc["rounds"][r]
-        table = Table(self.rules, round_doc["dealer"], [parse_tiles(h) for h in round_doc["hands"]],
-                      wall=parse_tiles(round_doc["wall"]) if "wall" in round_doc else None,
-                      base=self.doc.get("base", 1), dice=round_doc.get("dice"))
+        table = table_for_round(round_doc, self.rules, self.doc.get("base", 1))
         for index, event in enumerate(round_doc["events"][:stop]):
             table.play(action_from_json(event), index)
         return table

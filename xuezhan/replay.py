@@ -190,12 +190,17 @@ def _deep_issues(doc: object) -> list[SchemaIssue]:
     return found or [SchemaIssue("$", "nested too deeply to validate")]
 
 
+def table_for_round(round_doc: dict[str, Any], rules: Rules, base: int = 1) -> Table:
+    """A fresh table dealt as a schema-valid round of a document says."""
+    return Table(rules, round_doc["dealer"], [parse_tiles(h) for h in round_doc["hands"]],
+                 wall=parse_tiles(round_doc["wall"]) if "wall" in round_doc else None,
+                 base=base, dice=round_doc.get("dice"))
+
+
 def play_round(round_doc: dict[str, Any], rules: Rules, base: int = 1) -> tuple[
         Table, list[tuple[int | None, Problem]]]:
     """Replay one schema-valid round on a fresh table; return it and the problems found."""
-    table = Table(rules, round_doc["dealer"], [parse_tiles(h) for h in round_doc["hands"]],
-                  wall=parse_tiles(round_doc["wall"]) if "wall" in round_doc else None,
-                  base=base, dice=round_doc.get("dice"))
+    table = table_for_round(round_doc, rules, base)
     problems: list[tuple[int | None, Problem]] = [(None, p) for p in table.deal_problems]
     play = table.play
     for event_index, event in enumerate(round_doc["events"]):
@@ -316,10 +321,8 @@ def replay_frames(doc: dict[str, Any], round_index: int) -> list[dict[str, Any]]
         rules = Rules.from_json(doc.get("ruleset", "chengdu"))
     except XuezhanError as exc:
         raise LogFormatError(str(exc)) from None
-    round_doc, base = rounds[round_index], doc.get("base", 1)
-    table = Table(rules, round_doc["dealer"], [parse_tiles(h) for h in round_doc["hands"]],
-                  wall=parse_tiles(round_doc["wall"]) if "wall" in round_doc else None,
-                  base=base, dice=round_doc.get("dice"))
+    round_doc = rounds[round_index]
+    table = table_for_round(round_doc, rules, doc.get("base", 1))
     frames = [_frame(table, None, None, [])]
     for event_index, event in enumerate(round_doc["events"]):
         problems = table.play(action_from_json(event), event_index)

@@ -9,7 +9,7 @@ same document, byte for byte: all randomness comes from one ``random.Random(seed
 >>> doc = simulate_match(7, rounds=2)
 >>> doc["format"], len(doc["rounds"]), len(doc["rounds"][0]["wall"])
 ('xuezhan-log', 2, 55)
->>> from xuezhan.replay import verify_document
+>>> from xuezhan.replay import table_for_round, verify_document
 >>> verify_document(doc).legal
 True
 
@@ -46,7 +46,7 @@ from xuezhan.actions import (
 from xuezhan.bots import STYLES, Bot
 from xuezhan.errors import XuezhanError
 from xuezhan.fan import WinContext
-from xuezhan.replay import verify_document
+from xuezhan.replay import table_for_round, verify_document
 from xuezhan.rules import PATTERN_NAMES, Rules
 from xuezhan.settlement import KongEvent, WinEvent, settle
 from xuezhan.table import Table
@@ -635,8 +635,7 @@ def _count_round(counts: Counter[str], record: Any, payments: Sequence[Any],
 def _count_replay(counts: Counter[str], round_doc: dict[str, Any], rules: Rules,
                   base: int) -> None:
     """过手胡 and last-four wins: step through the round and watch the table's state."""
-    table = Table(rules, round_doc["dealer"], [parse_tiles(h) for h in round_doc["hands"]],
-                  wall=parse_tiles(round_doc["wall"]), base=base, dice=round_doc.get("dice"))
+    table = table_for_round(round_doc, rules, base)
     for event in round_doc["events"]:
         action = action_from_json(event)
         before = list(table.passed)

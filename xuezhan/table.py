@@ -12,6 +12,7 @@ The table only records what happened; ``outcome()`` turns that into the
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -211,7 +212,7 @@ class Table:
     def win_score(self, seat: int, tile: Tile, ctx: WinContext, in_hand: bool) -> Score:
         """Score ``seat`` winning on ``tile`` (already in the hand when ``in_hand``)."""
         counts = self.hands[seat] if in_hand else _plus(self.hands[seat], tile)
-        return score_win(counts, self.melds[seat], tile, self._void_for_scoring(seat),
+        return score_win(counts, self.melds[seat], tile, self.voids[seat],
                          self.rules, ctx)
 
     def live_seats(self) -> list[int]:
@@ -276,7 +277,7 @@ class Table:
                 problems.append(Problem("exchange_mixed_suits", f"seat {seat} gives "
                                         f"{_fmt(give)}, not three tiles of one suit", seat))
             have = self.hands[seat]
-            for t, n in counts_items(give):
+            for t, n in Counter(give).items():
                 if have[t] < n:
                     problems.append(Problem("tile_not_in_hand",
                                             f"seat {seat} gives {TILES[t]} but holds {have[t]}",
@@ -710,9 +711,6 @@ class Table:
         if self.seen[tile] > COPIES:
             problems.append(Problem("fifth_copy", f"seat {seat} takes a fifth {tile}", seat))
 
-    def _void_for_scoring(self, seat: int) -> int | None:
-        return self.voids[seat]
-
     def _draw_check(self, seat: int) -> DrawCheck:
         hand, melds, void = self.hands[seat], self.melds[seat], self.voids[seat]
         if self.rules.flower_pig_rule == "three_suits":
@@ -721,7 +719,8 @@ class Table:
             pig = void is not None and (any(hand[void * 9:void * 9 + 9])
                                         or any(m.tile // 9 == void for m in melds))
         value = ting_value(hand, melds, void, self.rules)
-        no_kong = ting_value(hand, melds, void, self.rules, exclude_kong_fan=True)
+        no_kong = (ting_value(hand, melds, void, self.rules, exclude_kong_fan=True)
+                   if self.rules.ting_check == "max_no_kong_fan" else None)  # only it asks
         return DrawCheck(seat=seat, flower_pig=pig,
                          ready_fan=None if value is None else value[0],
                          ready_fan_no_kong=None if no_kong is None else no_kong[0])
@@ -735,13 +734,6 @@ def _plus(counts: list[int], tile: int) -> list[int]:
 
 def _tiles(counts: Sequence[int]) -> list[Tile]:
     return [TILES[k] for k, n in enumerate(counts) for _ in range(n)]
-
-
-def counts_items(tiles: Sequence[int]) -> list[tuple[int, int]]:
-    found: dict[int, int] = {}
-    for t in tiles:
-        found[t] = found.get(t, 0) + 1
-    return list(found.items())
 
 
 def _fmt(tiles: Sequence[int]) -> str:
