@@ -237,9 +237,7 @@ class SettleUp(models.Model):
         Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="settle_ups"
     )
     payer = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="settle_ups_paid")
-    payee = models.ForeignKey(
-        Player, on_delete=models.RESTRICT, related_name="settle_ups_received"
-    )
+    payee = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="settle_ups_received")
     points = models.PositiveIntegerField()
     paid_at = models.DateTimeField()
     note = models.TextField(blank=True, default="")

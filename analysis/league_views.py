@@ -1,0 +1,370 @@
+"""The league API: seasons, standings, matches of a season, accepted matches, ledger, settle-ups.
+
+Members read, admins write, non-members get 404 (records.permissions.ClubMixin).
+Standings and the ledger also answer ``?format=csv``.
+"""
+# ruff: noqa: RUF012  (Django and DRF declare options as mutable class attributes)
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer
+
+from analysis import league_selectors as selectors
+from analysis import league_services as services
+from analysis.league_serializers import (
+    AcceptanceSerializer,
+    AssignSerializer,
+    LedgerSerializer,
+    SeasonMatchesSerializer,
+    SeasonSerializer,
+    SettleUpSerializer,
+    StandingsSerializer,
+)
+from analysis.models import MatchAcceptance, Season, SettleUp
+from records.models import Match, Membership, Seat
+from records.permissions import ClubMixin, signed_in
+
+ADMIN = Membership.Role.ADMIN
+
+
+class CSVRenderer(BaseRenderer):
+    """A list of flat rows as CSV, the header from the first row's keys."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
+        rows = data if isinstance(data, list) else [data]  # an error body: one row
+        out = io.StringIO()
+        if rows:
+            writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+        return out.getvalue().encode("utf-8")
+
+
+RENDERERS = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
+
+
+def _league_errors(call: Any, **kwargs: Any) -> Any:
+    try:
+        return call(**kwargs)
+    except services.LeagueError as exc:
+        raise ValidationError({exc.field: [exc.message]}) from None
+
+
+def _csv(rows: list[dict[str, Any]], name: str) -> Response:
+    return Response(rows, headers={"Content-Disposition": f'attachment; filename="{name}.csv"'})
+
+
+class SeasonMixin(ClubMixin):
+    def season(self) -> Season:
+        season = Season.objects.filter(club=self.club, pk=self.kwargs["season_id"]).first()
+        if season is None:
+            raise Http404("No such season.")
+        return season
+
+
+class SeasonList(ClubMixin, generics.ListCreateAPIView[Season]):
+    """A club's seasons; admins create them."""
+
+    queryset = Season.objects.none()  # for the schema; get_queryset() scopes it
+    serializer_class = SeasonSerializer
+    roles = {"POST": ADMIN}
+
+    def get_queryset(self) -> QuerySet[Season]:
+        return Season.objects.filter(club=self.club)
+
+    def perform_create(self, serializer: BaseSerializer[Season]) -> None:
+        data = dict(serializer.validated_data)
+        serializer.instance = _league_errors(
+            services.save_season, club=self.club, by=signed_in(self.request), **data
+        )
+
+
+class SeasonDetail(ClubMixin, generics.RetrieveUpdateDestroyAPIView[Season]):
+    """One season; admins change or delete it (its matches and settle-ups stay)."""
+
+    queryset = Season.objects.none()  # for the schema; get_queryset() scopes it
+    serializer_class = SeasonSerializer
+    roles = {"PUT": ADMIN, "PATCH": ADMIN, "DELETE": ADMIN}
+    lookup_url_kwarg = "season_id"
+
+    def get_queryset(self) -> QuerySet[Season]:
+        return Season.objects.filter(club=self.club)
+
+    def perform_update(self, serializer: BaseSerializer[Season]) -> None:
+        data = dict(serializer.validated_data)
+        serializer.instance = _league_errors(
+            services.save_season,
+            season=serializer.instance,
+            club=self.club,
+            by=signed_in(self.request),
+            **data,
+        )
+
+
+def standings_data(standings: selectors.Standings) -> dict[str, Any]:
+    return {
+        "season": standings.season,
+        "tie_breaks": list(standings.season.tie_breaks),
+        "match_days": standings.match_days,
+        "match_count": standings.match_count,
+        "rows": standings.rows,
+    }
+
+
+def standings_csv_rows(standings: selectors.Standings) -> list[dict[str, Any]]:
+    rows = StandingsSerializer(standings_data(standings)).data["rows"]
+    return [
+        {**{k: v for k, v in row.items() if k != "placements"}, **_placement_columns(row)}
+        for row in rows
+    ]
+
+
+def _placement_columns(row: dict[str, Any]) -> dict[str, int]:
+    return {f"placed_{i + 1}": n for i, n in enumerate(row["placements"])}
+
+
+class SeasonStandings(SeasonMixin, generics.GenericAPIView[Season]):
+    """The season's standings: rank, player, matches, rounds, net, placements, tie-break
+    values and the movement since the previous match day. ``?format=csv`` for a sheet."""
+
+    queryset = Season.objects.none()
+    serializer_class = StandingsSerializer
+    renderer_classes = RENDERERS
+
+    @extend_schema(responses={200: StandingsSerializer})
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        standings = selectors.standings(self.season())
+        if request.accepted_renderer.format == "csv":
+            return _csv(standings_csv_rows(standings), f"standings-{standings.season.pk}")
+        return Response(StandingsSerializer(standings_data(standings)).data)
+
+
+def _with_players(matches: QuerySet[Match]) -> QuerySet[Match]:
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    return matches.defer("raw", "document").prefetch_related(seats).order_by("played_at", "pk")
+
+
+class SeasonMatches(SeasonMixin, generics.GenericAPIView[Season]):
+    """The matches a season counts, and those in its dates under another ruleset (apart).
+    Admins assign a match by hand (POST ``{"match": id}``)."""
+
+    queryset = Season.objects.none()
+    serializer_class = AssignSerializer
+    roles = {"POST": ADMIN}
+
+    @extend_schema(responses={200: SeasonMatchesSerializer})
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        season = self.season()
+        counted = _with_players(Match.objects.filter(pk__in=selectors.season_match_ids(season)))
+        other = _with_players(selectors.season_other_ruleset_matches(season))
+        return Response(SeasonMatchesSerializer({"counted": counted, "other_ruleset": other}).data)
+
+    @extend_schema(request=AssignSerializer, responses={201: AssignSerializer})
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        season = self.season()
+        body = AssignSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        match = Match.objects.filter(club=self.club, pk=body.validated_data["match"]).first()
+        if match is None:
+            raise ValidationError({"match": ["no such match in this club"]})
+        services.assign_match(season=season, match=match, by=signed_in(request))
+        return Response({"match": match.pk}, status=status.HTTP_201_CREATED)
+
+
+class SeasonMatchDetail(SeasonMixin, generics.GenericAPIView[Season]):
+    """Undo a hand assignment (admins); the match still counts if its date and ruleset fit."""
+
+    queryset = Season.objects.none()
+    serializer_class = AssignSerializer
+    roles = {"DELETE": ADMIN}
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        season = self.season()
+        match = Match.objects.filter(club=self.club, pk=self.kwargs["match_id"]).first()
+        if match is None:
+            raise Http404("No such match.")
+        services.unassign_match(season=season, match=match)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MatchAcceptanceView(ClubMixin, generics.GenericAPIView[MatchAcceptance]):
+    """Whether the club accepts an illegal match as played, who decided and why.
+    Admins accept (PUT, with a reason) or withdraw (DELETE)."""
+
+    queryset = MatchAcceptance.objects.none()
+    serializer_class = AcceptanceSerializer
+    roles = {"PUT": ADMIN, "DELETE": ADMIN}
+
+    def match(self) -> Match:
+        match = (
+            Match.objects.filter(club=self.club, pk=self.kwargs["match_id"])
+            .defer("raw", "document")
+            .first()
+        )
+        if match is None:
+            raise Http404("No such match.")
+        return match
+
+    @extend_schema(responses={200: AcceptanceSerializer, 404: OpenApiResponse()})
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        acceptance = selectors.accepted(self.match())
+        if acceptance is None:
+            raise Http404("This match is not accepted.")
+        return Response(AcceptanceSerializer(acceptance).data)
+
+    def put(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        match = self.match()
+        body = AcceptanceSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        acceptance = _league_errors(
+            services.accept_match,
+            match=match,
+            by=signed_in(request),
+            reason=body.validated_data["reason"],
+        )
+        return Response(AcceptanceSerializer(acceptance).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        services.withdraw_acceptance(match=self.match())
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def parse_day(request: Request, name: str) -> date | None:
+    value = request.query_params.get(name)
+    if not value:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise ValidationError({name: ["a date, YYYY-MM-DD"]}) from None
+
+
+def ledger_for(club: Any, request: Request) -> selectors.Ledger:
+    """The ledger the query asks for: ``from``/``to`` (inclusive days, UTC), ``season``,
+    ``point_value``. Shared by the API and the page."""
+    start, end = parse_day(request, "from"), parse_day(request, "to")
+    season = None
+    if request.query_params.get("season"):
+        try:
+            season = Season.objects.get(club=club, pk=int(request.query_params["season"]))
+        except (ValueError, Season.DoesNotExist):
+            raise ValidationError({"season": ["no such season in this club"]}) from None
+    value = _league_errors(services.money_value, value=request.query_params.get("point_value"))
+    return selectors.club_ledger(
+        club,
+        start=None if start is None else datetime.combine(start, time(), UTC),
+        end=None if end is None else datetime.combine(end + timedelta(days=1), time(), UTC),
+        season=season,
+        point_value=value,
+    )
+
+
+LEDGER_PARAMETERS = [
+    OpenApiParameter("from", OpenApiTypes.DATE, description="First day (UTC), inclusive."),
+    OpenApiParameter("to", OpenApiTypes.DATE, description="Last day (UTC), inclusive."),
+    OpenApiParameter("season", OpenApiTypes.INT, description="Only this season's matches."),
+    OpenApiParameter(
+        "point_value", OpenApiTypes.DECIMAL, description="Money per point (default: the season's)."
+    ),
+]
+
+
+def ledger_csv_rows(book: selectors.Ledger) -> list[dict[str, Any]]:
+    data = LedgerSerializer(ledger_data(book)).data
+    rows = [
+        {"kind": "balance", "player": b["handle"], "to": "", "points": b["points"],
+         "money": b["money"], "opening": b["opening"], "played": b["played"],
+         "settled": b["settled"]}
+        for b in data["balances"]
+    ] + [
+        {"kind": "transfer", "player": t["from_handle"], "to": t["to_handle"],
+         "points": t["points"], "money": t["money"], "opening": "", "played": "", "settled": ""}
+        for t in data["transfers"]
+    ]  # fmt: skip
+    return rows
+
+
+def ledger_data(book: selectors.Ledger) -> dict[str, Any]:
+    rounding = None
+    if book.point_value is not None:
+        rounding = sum((b.money.rounded for b in book.balances if b.money), start=0)
+    return {
+        "point_value": book.point_value,
+        "exact": book.exact,
+        "rounding": rounding,
+        "balances": book.balances,
+        "transfers": book.transfers,
+    }
+
+
+class LedgerView(ClubMixin, generics.GenericAPIView[SettleUp]):
+    """Who owes whom: each player's balance (opening, played, settled, outstanding; points
+    and money) and the fewest transfers that settle it. ``?format=csv`` for a sheet."""
+
+    queryset = SettleUp.objects.none()
+    serializer_class = LedgerSerializer
+    renderer_classes = RENDERERS
+
+    @extend_schema(parameters=LEDGER_PARAMETERS, responses={200: LedgerSerializer})
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        book = ledger_for(self.club, request)
+        if request.accepted_renderer.format == "csv":
+            return _csv(ledger_csv_rows(book), "ledger")
+        return Response(LedgerSerializer(ledger_data(book)).data)
+
+
+class SettleUpList(ClubMixin, generics.ListCreateAPIView[SettleUp]):
+    """Settle-up records, newest first: admins record a payment of all or part of a transfer.
+    Records are never edited: a mistake is undone by a record the other way."""
+
+    queryset = SettleUp.objects.none()
+    serializer_class = SettleUpSerializer
+    roles = {"POST": ADMIN}
+
+    def get_queryset(self) -> QuerySet[SettleUp]:
+        return SettleUp.objects.filter(club=self.club).select_related(
+            "payer", "payee", "recorded_by"
+        )
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        return {**super().get_serializer_context(), "club": self.club}
+
+    def perform_create(self, serializer: BaseSerializer[SettleUp]) -> None:
+        data = serializer.validated_data
+        serializer.instance = _league_errors(
+            services.record_settle_up,
+            club=self.club,
+            payer=data["payer"],
+            payee=data["payee"],
+            points=data["points"],
+            paid_at=data.get("paid_at"),
+            season=data.get("season"),
+            note=data.get("note", ""),
+            by=signed_in(self.request),
+        )
