@@ -255,8 +255,8 @@ class MatchAcceptanceView(ClubMixin, generics.GenericAPIView[MatchAcceptance]):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-def parse_day(request: Request, name: str) -> date | None:
-    value = request.query_params.get(name)
+def parse_day(params: Mapping[str, str], name: str) -> date | None:
+    value = params.get(name)
     if not value:
         return None
     try:
@@ -265,17 +265,17 @@ def parse_day(request: Request, name: str) -> date | None:
         raise ValidationError({name: ["a date, YYYY-MM-DD"]}) from None
 
 
-def ledger_for(club: Any, request: Request) -> selectors.Ledger:
+def ledger_for(club: Any, params: Mapping[str, str]) -> selectors.Ledger:
     """The ledger the query asks for: ``from``/``to`` (inclusive days, UTC), ``season``,
     ``point_value``. Shared by the API and the page."""
-    start, end = parse_day(request, "from"), parse_day(request, "to")
+    start, end = parse_day(params, "from"), parse_day(params, "to")
     season = None
-    if request.query_params.get("season"):
+    if params.get("season"):
         try:
-            season = Season.objects.get(club=club, pk=int(request.query_params["season"]))
+            season = Season.objects.get(club=club, pk=int(params["season"]))
         except (ValueError, Season.DoesNotExist):
             raise ValidationError({"season": ["no such season in this club"]}) from None
-    value = _league_errors(services.money_value, value=request.query_params.get("point_value"))
+    value = _league_errors(services.money_value, value=params.get("point_value"))
     return selectors.club_ledger(
         club,
         start=None if start is None else datetime.combine(start, time(), UTC),
@@ -333,7 +333,7 @@ class LedgerView(ClubMixin, generics.GenericAPIView[SettleUp]):
 
     @extend_schema(parameters=LEDGER_PARAMETERS, responses={200: LedgerSerializer})
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        book = ledger_for(self.club, request)
+        book = ledger_for(self.club, request.query_params)
         if request.accepted_renderer.format == "csv":
             return _csv(ledger_csv_rows(book), "ledger")
         return Response(LedgerSerializer(ledger_data(book)).data)

@@ -6,6 +6,7 @@ from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
+from analysis import league_pages
 from analysis import pages as analysis_pages
 from records import pages as records_pages
 
@@ -28,6 +29,7 @@ pages: list[URLPattern | URLResolver] = [
         name="match-detail",
     ),
 ]
+pages += league_pages.page_urls  # seasons, standings, ledger
 
 urlpatterns = [
     path("api/v1/", include((api, "api"))),

@@ -1,0 +1,161 @@
+"""Pages of the club's books: seasons, printable standings, the ledger with settle-ups.
+
+Forms are checked by the API's serializers, so a page and the API refuse the same input.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path
+from rest_framework.exceptions import ValidationError
+
+from analysis import league_selectors as selectors
+from analysis import league_services as services
+from analysis.league_serializers import SeasonSerializer, SettleUpSerializer, decimal_of
+from analysis.league_views import ledger_for
+from analysis.models import Season, SettleUp
+from records import selectors as records_selectors
+from records.models import Membership
+from records.permissions import signed_in
+
+
+def _membership(request: HttpRequest, club_id: int) -> Membership:
+    membership = records_selectors.membership_for(user=request.user, club_id=club_id)
+    if membership is None:
+        raise Http404("No such club.")
+    return membership
+
+
+def _admin(membership: Membership) -> bool:
+    return membership.has_role(Membership.Role.ADMIN)
+
+
+def _season_form(post: Any) -> dict[str, Any]:
+    """The form's fields as the API takes them (tie-breaks: comma-separated codes)."""
+    data = {k: post.get(k, "") for k in ("name", "starts_on", "ends_on", "method", "min_matches")}
+    data["ruleset"] = post.get("ruleset", "chengdu").strip() or "chengdu"
+    data["point_value"] = post.get("point_value") or None
+    data["tie_breaks"] = [t.strip() for t in post.get("tie_breaks", "").split(",") if t.strip()]
+    data["include_accepted"] = post.get("include_accepted") == "on"
+    return data
+
+
+@login_required
+def season_list(request: HttpRequest, club_id: int) -> HttpResponse:
+    membership = _membership(request, club_id)
+    club = membership.club
+    context: dict[str, Any] = {
+        "club": club,
+        "membership": membership,
+        "is_admin": _admin(membership),
+        "tie_breaks": selectors.TIE_BREAK_NAMES,
+        "errors": {},
+        "form": {},
+    }
+    if request.method == "POST":
+        if not _admin(membership):
+            return HttpResponse(status=403)
+        form = _season_form(request.POST)
+        serializer = SeasonSerializer(data=form)
+        if serializer.is_valid():
+            try:
+                season = services.save_season(
+                    club=club, by=signed_in(request), **serializer.validated_data
+                )
+            except services.LeagueError as exc:
+                context["errors"] = {exc.field: [exc.message]}
+            else:
+                return redirect("pages:season-standings", club_id=club.pk, season_id=season.pk)
+        else:
+            context["errors"] = serializer.errors
+        context["form"] = {**form, "tie_breaks": ", ".join(form["tie_breaks"])}
+        context["seasons"] = Season.objects.filter(club=club)
+        return render(request, "league/season_list.html", context, status=400)
+    context["seasons"] = Season.objects.filter(club=club)
+    return render(request, "league/season_list.html", context)
+
+
+@login_required
+def season_standings(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:
+    membership = _membership(request, club_id)
+    season = Season.objects.filter(club=membership.club, pk=season_id).first()
+    if season is None:
+        raise Http404("No such season.")
+    standings = selectors.standings(season)
+    rows = [
+        {
+            "row": row,
+            "points": decimal_of(row.placement_points),
+            "net_per_round": decimal_of(row.net_per_round),
+            "deal_ins_per_round": decimal_of(row.deal_ins_per_round),
+        }
+        for row in standings.rows
+    ]
+    return render(
+        request,
+        "league/standings.html",
+        {
+            "club": membership.club,
+            "season": season,
+            "standings": standings,
+            "rows": rows,
+            "placement": season.method == Season.Method.PLACEMENT,
+            "tie_breaks": [selectors.TIE_BREAK_NAMES[t] for t in season.tie_breaks],
+            "other": selectors.season_other_ruleset_matches(season).order_by("played_at"),
+            "print": request.GET.get("print") == "1",
+        },
+    )
+
+
+@login_required
+def ledger(request: HttpRequest, club_id: int) -> HttpResponse:
+    membership = _membership(request, club_id)
+    club = membership.club
+    context: dict[str, Any] = {
+        "club": club,
+        "is_admin": _admin(membership),
+        "seasons": Season.objects.filter(club=club),
+        "query": request.GET,
+        "errors": {},
+        "settle_errors": {},
+    }
+    status = 200
+    if request.method == "POST":
+        if not _admin(membership):
+            return HttpResponse(status=403)
+        body = SettleUpSerializer(data=request.POST, context={"club": club})
+        if body.is_valid():
+            try:
+                services.record_settle_up(club=club, by=signed_in(request), **body.validated_data)
+            except services.LeagueError as exc:
+                context["settle_errors"] = {exc.field: [exc.message]}
+                status = 400
+            else:
+                return redirect(request.get_full_path())
+        else:
+            context["settle_errors"] = body.errors
+            status = 400
+    try:
+        context["book"] = ledger_for(club, request.GET)
+    except ValidationError as exc:
+        context["errors"] = exc.detail
+        status = 400
+    context["settle_ups"] = SettleUp.objects.filter(club=club).select_related(
+        "payer", "payee", "recorded_by", "season"
+    )[:100]
+    return render(request, "league/ledger.html", context, status=status)
+
+
+page_urls = [
+    path("clubs/<int:club_id>/seasons/", season_list, name="season-list"),
+    path(
+        "clubs/<int:club_id>/seasons/<int:season_id>/",
+        season_standings,
+        name="season-standings",
+    ),
+    path("clubs/<int:club_id>/ledger/", ledger, name="ledger"),
+]

@@ -1,0 +1,121 @@
+"""League pages: seasons (admins create), printable standings, the ledger with settle-ups."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from analysis import league_services as services
+from analysis.models import Season, SettleUp
+from tests.analysis.league_data import settled_match, win
+
+pytestmark = pytest.mark.django_db
+
+ABCD = ("a", "b", "c", "d")
+
+
+def browser(user: Any) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def season(club: Any, cast: Any) -> Season:
+    return services.save_season(
+        club=club,
+        by=cast["adam"],
+        name="Autumn 2026",
+        starts_on=date(2026, 11, 1),
+        ends_on=date(2026, 11, 30),
+        ruleset="chengdu",
+        point_value="0.5",
+    )
+
+
+def test_an_admin_creates_a_season_from_the_page(club: Any, cast: Any) -> None:
+    response = browser(cast["adam"]).post(
+        f"/clubs/{club.pk}/seasons/",
+        {"name": "Winter", "starts_on": "2026-12-01", "ends_on": "2027-02-28",
+         "ruleset": "chengdu", "method": "placement", "tie_breaks": "wins, head_to_head",
+         "min_matches": "2"},
+    )  # fmt: skip
+    assert response.status_code == 302, response.content
+    created = Season.objects.get(club=club, name="Winter")
+    assert created.tie_breaks == ["wins", "head_to_head"] and created.method == "placement"
+
+
+def test_the_season_form_shows_what_is_wrong_and_keeps_the_input(club: Any, cast: Any) -> None:
+    response = browser(cast["adam"]).post(
+        f"/clubs/{club.pk}/seasons/",
+        {"name": "Winter", "starts_on": "2026-12-01", "ends_on": "2026-11-01",
+         "tie_breaks": "coin_toss"},
+    )  # fmt: skip
+    assert response.status_code == 400
+    assert b"tie_breaks" in response.content and b'value="Winter"' in response.content
+
+
+def test_members_see_seasons_but_cannot_create_them(club: Any, cast: Any, season: Season) -> None:
+    member = browser(cast["mia"])
+    page = member.get(f"/clubs/{club.pk}/seasons/")
+    assert page.status_code == 200 and b"Autumn 2026" in page.content
+    assert b"Create season" not in page.content
+    assert member.post(f"/clubs/{club.pk}/seasons/", {"name": "X"}).status_code == 403
+
+
+def test_the_standings_page_ranks_players_and_offers_print_and_csv(
+    club: Any, cast: Any, season: Season
+) -> None:
+    settled_match(club, ABCD, [win(0, 1, 8)], day="2026-11-03")
+    settled_match(club, ABCD, [win(1, 0, 20)], day="2026-11-10")
+    page = browser(cast["mia"]).get(f"/clubs/{club.pk}/seasons/{season.pk}/")
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert text.index("<td>b</td>") < text.index("<td>a</td>")  # b leads after day two
+    assert "▲3" in text and "▼3" in text
+    assert "@media print" in text and "format=csv" in text
+
+
+def test_the_ledger_page_shows_transfers_and_lets_an_admin_record_a_partial_payment(
+    club: Any, cast: Any, season: Season
+) -> None:
+    settled_match(club, ABCD, [win(0, 1, 8)])
+    admin = browser(cast["adam"])
+    url = f"/clubs/{club.pk}/ledger/?season={season.pk}"
+    page = admin.get(url)
+    assert page.status_code == 200 and b"4.00" in page.content  # 8 points at 0.5
+    a, b = club.players.get(handle="a"), club.players.get(handle="b")
+    response = admin.post(url, {"payer": b.pk, "payee": a.pk, "points": 5, "season": season.pk})
+    assert response.status_code == 302
+    paid = SettleUp.objects.get()
+    assert (paid.points, paid.recorded_by, paid.season) == (5, cast["adam"], season)
+    page = admin.get(url).content.decode()
+    assert '<td>b</td><td>a</td><td class="num">3</td>' in page  # 3 still to pay
+
+
+def test_members_read_the_ledger_but_cannot_record_payments(club: Any, cast: Any) -> None:
+    settled_match(club, ABCD, [win(0, 1, 8)])
+    member = browser(cast["mia"])
+    page = member.get(f"/clubs/{club.pk}/ledger/")
+    assert page.status_code == 200 and b"Record a payment" not in page.content
+    a, b = club.players.get(handle="a"), club.players.get(handle="b")
+    response = member.post(f"/clubs/{club.pk}/ledger/", {"payer": b.pk, "payee": a.pk, "points": 1})
+    assert response.status_code == 403 and not SettleUp.objects.exists()
+
+
+def test_a_bad_ledger_query_on_the_page_is_shown_not_a_500(club: Any, cast: Any) -> None:
+    page = browser(cast["mia"]).get(f"/clubs/{club.pk}/ledger/?from=soon")
+    assert page.status_code == 400 and b"from" in page.content
+
+
+@pytest.mark.parametrize("path", ["seasons/", "seasons/{season}/", "ledger/"])
+def test_league_pages_are_404_for_non_members_and_ask_strangers_to_sign_in(
+    club: Any, cast: Any, season: Season, path: str
+) -> None:
+    url = f"/clubs/{club.pk}/" + path.format(season=season.pk)
+    assert browser(cast["nora"]).get(url).status_code == 404
+    assert browser(None).get(url).status_code == 302
