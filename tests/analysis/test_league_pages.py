@@ -119,3 +119,22 @@ def test_league_pages_are_404_for_non_members_and_ask_strangers_to_sign_in(
     url = f"/clubs/{club.pk}/" + path.format(season=season.pk)
     assert browser(cast["nora"]).get(url).status_code == 404
     assert browser(None).get(url).status_code == 302
+
+
+def test_the_demo_club_plays_its_matches_in_a_season_with_weekly_match_days(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from analysis.league_selectors import club_ledger, standings
+
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("load_demo", "--matches", "3", "--rounds", "2", stdout=StringIO())
+    season = Season.objects.get(name="Autumn 2026")
+    table = standings(season)
+    assert table.match_count == 3 and len(table.match_days) == 3
+    book = club_ledger(season.club, season=season)
+    assert sum(b.points for b in book.balances) == 0
+    assert {b.handle: b.points for b in book.balances} == {r.handle: r.net for r in table.rows}
