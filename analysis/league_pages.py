@@ -150,7 +150,73 @@ def ledger(request: HttpRequest, club_id: int) -> HttpResponse:
     return render(request, "league/ledger.html", context, status=status)
 
 
+@login_required
+def rating_list(request: HttpRequest, club_id: int) -> HttpResponse:
+    from analysis import ratings
+
+    membership = _membership(request, club_id)
+    rows = list(selectors.leaderboard(membership.club))
+    return render(
+        request,
+        "league/ratings.html",
+        {
+            "club": membership.club,
+            "rows": rows,
+            "model": ratings,
+            "parameters": ratings.PARAMETERS,
+        },
+    )
+
+
+CHART_WIDTH, CHART_HEIGHT = 600, 200
+
+
+def chart_points(values: list[tuple[float, float]]) -> dict[str, Any]:
+    """SVG coordinates of a rating line and its ±sigma band, scaled to the chart."""
+    if not values:
+        return {"line": "", "band": "", "low": 0, "high": 0}
+    low = min(v - s for v, s in values)
+    high = max(v + s for v, s in values)
+    span = (high - low) or 1.0
+    step = CHART_WIDTH / max(len(values) - 1, 1)
+
+    def xy(i: int, value: float) -> str:
+        return f"{i * step:.1f},{CHART_HEIGHT - (value - low) / span * CHART_HEIGHT:.1f}"
+
+    upper = [xy(i, v + s) for i, (v, s) in enumerate(values)]
+    lower = [xy(i, v - s) for i, (v, s) in enumerate(values)]
+    return {
+        "line": " ".join(xy(i, v) for i, (v, _) in enumerate(values)),
+        "band": " ".join(upper + lower[::-1]),
+        "low": round(low, 1),
+        "high": round(high, 1),
+    }
+
+
+@login_required
+def rating_detail(request: HttpRequest, club_id: int, player_id: int) -> HttpResponse:
+    membership = _membership(request, club_id)
+    player = membership.club.players.filter(pk=player_id).first()
+    if player is None:
+        raise Http404("No such player.")
+    steps = list(selectors.rating_history(player))
+    return render(
+        request,
+        "league/rating_detail.html",
+        {
+            "club": membership.club,
+            "player": player,
+            "steps": steps,
+            "chart": chart_points([(s.mu, s.sigma) for s in steps]),
+            "width": CHART_WIDTH,
+            "height": CHART_HEIGHT,
+        },
+    )
+
+
 page_urls = [
+    path("clubs/<int:club_id>/ratings/", rating_list, name="rating-list"),
+    path("clubs/<int:club_id>/ratings/<int:player_id>/", rating_detail, name="rating-detail"),
     path("clubs/<int:club_id>/seasons/", season_list, name="season-list"),
     path(
         "clubs/<int:club_id>/seasons/<int:season_id>/",

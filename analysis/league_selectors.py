@@ -19,7 +19,16 @@ from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
 from analysis import ledger
-from analysis.models import MatchAcceptance, Payment, Season, SeasonMatch, SeatResult, SettleUp
+from analysis.models import (
+    MatchAcceptance,
+    Payment,
+    PlayerRating,
+    RatingStep,
+    Season,
+    SeasonMatch,
+    SeatResult,
+    SettleUp,
+)
 from records.models import Club, Match, Player, Seat
 
 DEFAULT_PLACEMENT_POINTS = (4, 2, 1, 0)
@@ -31,7 +40,8 @@ TIE_BREAK_NAMES = {
 }
 
 
-def _counted(include_accepted: bool) -> Q:
+def counted(include_accepted: bool) -> Q:
+    """The matches that count: verified legal, or illegal and accepted where that is asked."""
     counted = Q(status=Match.Status.VERIFIED)
     if include_accepted:
         counted |= Q(status=Match.Status.ILLEGAL, acceptance__isnull=False)
@@ -56,7 +66,7 @@ def season_match_ids(season: Season) -> list[int]:
     dated = [pk for pk, rules in candidates.values_list("pk", "ruleset") if rules == season.ruleset]
     assigned = SeasonMatch.objects.filter(season=season).values_list("match_id", flat=True)
     ids = Match.objects.filter(Q(pk__in=dated) | Q(pk__in=assigned)).filter(
-        _counted(season.include_accepted)
+        counted(season.include_accepted)
     )
     return sorted(ids.values_list("pk", flat=True))
 
@@ -340,7 +350,7 @@ def club_ledger(
         point_value = point_value if point_value is not None else season.point_value
     else:
         match_ids = list(
-            Match.objects.filter(club=club).filter(_counted(True)).values_list("pk", flat=True)
+            Match.objects.filter(club=club).filter(counted(True)).values_list("pk", flat=True)
         )
         settle_ups = SettleUp.objects.filter(club=club)
     day_of = "when"  # a match without played_at counts from its upload
@@ -388,3 +398,23 @@ def club_ledger(
 
 def accepted(match: Match) -> MatchAcceptance | None:
     return MatchAcceptance.objects.filter(match=match).select_related("accepted_by").first()
+
+
+# --- ratings ---
+
+
+def leaderboard(club: Club) -> QuerySet[PlayerRating]:
+    return (
+        PlayerRating.objects.filter(club=club)
+        .select_related("player")
+        .order_by("-ordinal", "player__handle")
+    )
+
+
+def rating_history(player: Player) -> QuerySet[RatingStep]:
+    return (
+        RatingStep.objects.filter(player=player)
+        .select_related("match")
+        .only("match__played_at", "match__uploaded_at", "position", "mu", "sigma", "ordinal")
+        .order_by("position")
+    )

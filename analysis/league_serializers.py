@@ -231,3 +231,45 @@ class SeasonMatchesSerializer(serializers.Serializer[Any]):
 
 class AssignSerializer(serializers.Serializer[Any]):
     match = serializers.IntegerField()
+
+
+class RatingModelSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    version = serializers.CharField()
+    parameters = serializers.DictField()
+
+
+class RatingRowSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    handle = serializers.CharField(source="player.handle")
+    ordinal = serializers.FloatField(help_text="The rating: mu − 3·sigma.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField(help_text="The uncertainty: one standard deviation.")
+    matches = serializers.IntegerField()
+    model_version = serializers.CharField()
+
+
+class LeaderboardSerializer(serializers.Serializer[Any]):
+    model = RatingModelSerializer()
+    rows = RatingRowSerializer(many=True)
+
+
+class RatingStepSerializer(serializers.Serializer[Any]):
+    match = serializers.IntegerField(source="match_id")
+    position = serializers.IntegerField()
+    played_at = serializers.SerializerMethodField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField()
+
+    @extend_schema_field(OpenApiTypes.DATETIME)
+    def get_played_at(self, step: Any) -> str:
+        return str((step.match.played_at or step.match.uploaded_at).isoformat())
+
+
+class RatingHistorySerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField()
+    handle = serializers.CharField()
+    rating = RatingRowSerializer(allow_null=True)
+    history = RatingStepSerializer(many=True)

@@ -153,3 +153,50 @@ def money_value(value: Any) -> Decimal | None:
     if not amount.is_finite() or amount < 0:
         raise LeagueError("point_value", "a decimal number, 0 or more")
     return amount
+
+
+def recompute_ratings(*, club_id: int) -> int:
+    """Rate the club's counted matches from scratch, in the order they were played.
+
+    Safe to run twice or concurrently: the club row is locked and every rating row of the
+    club is replaced in one transaction. Returns the number of matches rated.
+    """
+    from django.db.models.functions import Coalesce
+
+    from analysis import ratings
+    from analysis.league_selectors import counted, match_results
+    from analysis.models import PlayerRating, RatingStep
+
+    with transaction.atomic():
+        club = Club.objects.select_for_update().get(pk=club_id)
+        order = list(
+            Match.objects.filter(club=club)
+            .filter(counted(include_accepted=True))
+            .annotate(when=Coalesce("played_at", "uploaded_at"))
+            .order_by("when", "pk")
+            .values_list("pk", flat=True)
+        )
+        nets = {r.match_id: r.net for r in match_results(order)}
+        current, history = ratings.rate_matches(ratings.MatchNet(m, nets[m]) for m in order)
+        position = {m: i for i, m in enumerate(order)}
+        played: dict[int, int] = {}
+        for step in history:
+            played[step.player] = played.get(step.player, 0) + 1
+        RatingStep.objects.filter(player__club=club).delete()
+        PlayerRating.objects.filter(club=club).delete()
+        now = timezone.now()
+        PlayerRating.objects.bulk_create(
+            PlayerRating(
+                club=club, player_id=player, mu=r.mu, sigma=r.sigma, ordinal=r.ordinal,
+                matches=played[player], model_version=ratings.MODEL_VERSION, computed_at=now,
+            )
+            for player, r in sorted(current.items())
+        )  # fmt: skip
+        RatingStep.objects.bulk_create(
+            RatingStep(
+                player_id=s.player, match_id=s.match, position=position[s.match],
+                mu=s.rating.mu, sigma=s.rating.sigma, ordinal=s.rating.ordinal,
+            )
+            for s in history
+        )  # fmt: skip
+    return len({s.match for s in history})

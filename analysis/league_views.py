@@ -29,14 +29,17 @@ from analysis import league_services as services
 from analysis.league_serializers import (
     AcceptanceSerializer,
     AssignSerializer,
+    LeaderboardSerializer,
     LedgerSerializer,
+    RatingHistorySerializer,
     SeasonMatchesSerializer,
     SeasonSerializer,
     SettleUpSerializer,
     StandingsSerializer,
 )
-from analysis.models import MatchAcceptance, Season, SettleUp
-from records.models import Match, Membership, Seat
+from analysis.models import MatchAcceptance, PlayerRating, Season, SettleUp
+from analysis.tasks import recompute_ratings
+from records.models import Match, Membership, Player, Seat
 from records.permissions import ClubMixin, signed_in
 
 ADMIN = Membership.Role.ADMIN
@@ -247,11 +250,13 @@ class MatchAcceptanceView(ClubMixin, generics.GenericAPIView[MatchAcceptance]):
             by=signed_in(request),
             reason=body.validated_data["reason"],
         )
+        recompute_ratings.delay_on_commit(self.club.pk)
         return Response(AcceptanceSerializer(acceptance).data)
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         services.withdraw_acceptance(match=self.match())
+        recompute_ratings.delay_on_commit(self.club.pk)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -368,3 +373,68 @@ class SettleUpList(ClubMixin, generics.ListCreateAPIView[SettleUp]):
             note=data.get("note", ""),
             by=signed_in(self.request),
         )
+
+
+def rating_model() -> dict[str, Any]:
+    from analysis import ratings
+
+    return {
+        "name": ratings.MODEL_NAME,
+        "version": ratings.MODEL_VERSION,
+        "parameters": ratings.PARAMETERS,
+    }
+
+
+def ranked(ratings: Any) -> list[Any]:
+    rows = list(ratings)
+    for i, row in enumerate(rows):
+        row.rank = i + 1
+    return rows
+
+
+class RatingList(ClubMixin, generics.GenericAPIView[PlayerRating]):
+    """The club's rating leaderboard (Weng–Lin Plackett–Luce, openskill), with each
+    player's uncertainty and the model, its version and parameters."""
+
+    queryset = PlayerRating.objects.none()
+    serializer_class = LeaderboardSerializer
+
+    @extend_schema(operation_id="clubs_ratings_list")
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = {"model": rating_model(), "rows": ranked(selectors.leaderboard(self.club))}
+        return Response(LeaderboardSerializer(data).data)
+
+
+class RatingDetail(ClubMixin, generics.GenericAPIView[PlayerRating]):
+    """One player's rating and its history, match by match."""
+
+    queryset = PlayerRating.objects.none()
+    serializer_class = RatingHistorySerializer
+
+    @extend_schema(operation_id="clubs_ratings_player")
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        player = Player.objects.filter(club=self.club, pk=self.kwargs["player_id"]).first()
+        if player is None:
+            raise Http404("No such player.")
+        board = ranked(selectors.leaderboard(self.club))
+        data = {
+            "player": player.pk,
+            "handle": player.handle,
+            "rating": next((r for r in board if r.player_id == player.pk), None),
+            "history": selectors.rating_history(player),
+        }
+        return Response(RatingHistorySerializer(data).data)
+
+
+class RatingRecompute(ClubMixin, generics.GenericAPIView[PlayerRating]):
+    """Recompute the club's ratings from scratch (admins); it happens by itself whenever a
+    match is verified or its acceptance changes."""
+
+    queryset = PlayerRating.objects.none()
+    serializer_class = LeaderboardSerializer
+    roles = {"POST": ADMIN}
+
+    @extend_schema(request=None, responses={202: None})
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        recompute_ratings.delay_on_commit(self.club.pk)
+        return Response(status=status.HTTP_202_ACCEPTED)

@@ -256,3 +256,42 @@ class SettleUp(models.Model):
 
     def __str__(self) -> str:
         return f"{self.payer} paid {self.payee} {self.points}"
+
+
+class PlayerRating(models.Model):
+    """A player's current rating in a club (analysis.ratings), recomputed from scratch."""
+
+    club = models.ForeignKey("records.Club", on_delete=models.CASCADE, related_name="ratings")
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="rating")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(help_text="mu − 3·sigma: the rating shown and ranked by.")
+    matches = models.PositiveIntegerField()
+    model_version = models.CharField(max_length=200)
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["club_id", "-ordinal", "player_id"]
+        indexes = [models.Index(fields=["club", "ordinal"], name="rating_club_ordinal")]
+
+    @property
+    def spread(self) -> float:
+        """Three standard deviations: the rating is mu minus this."""
+        return 3 * self.sigma
+
+
+class RatingStep(models.Model):
+    """A player's rating right after one match: the history a chart is drawn from."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_steps")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_steps")
+    position = models.PositiveIntegerField(help_text="The match's place in the club's order.")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        ordering = ["player_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "match"], name="ratingstep_unique_match")
+        ]

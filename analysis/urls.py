@@ -33,3 +33,12 @@ urlpatterns += [
     path(CLUB + "ledger/", league_views.LedgerView.as_view(), name="ledger"),
     path(CLUB + "settle-ups/", league_views.SettleUpList.as_view(), name="settleup-list"),
 ]
+urlpatterns += [
+    path(CLUB + "ratings/", league_views.RatingList.as_view(), name="rating-list"),
+    path(
+        CLUB + "ratings/recompute/", league_views.RatingRecompute.as_view(), name="rating-recompute"
+    ),
+    path(
+        CLUB + "ratings/<int:player_id>/", league_views.RatingDetail.as_view(), name="rating-detail"
+    ),
+]
