@@ -47,7 +47,7 @@ def _commands() -> dict[str, tuple[Callable[[argparse.ArgumentParser], None],
                               Callable[[argparse.Namespace], int]]] = {
         "verify": (_verify_args, _verify), "score": (_score_args, _score),
         "waits": (_waits_args, _waits)}
-    for name in ("simulate", "corrupt"):  # tools built on the engine add their commands
+    for name in ("simulate", "corrupt", "sheet"):  # tools built on the engine add commands
         try:
             module = importlib.import_module(f"xuezhan.{name}")
         except ImportError:
