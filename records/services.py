@@ -113,7 +113,12 @@ def check_document(doc: Any) -> tuple[Rules, datetime | None]:
 
     :raises DocumentError: with every problem found and its JSON path.
     """
-    issues = validate_document(doc)
+    if isinstance(doc, dict) and doc.get("format") == "xuezhan-sheet":  # a score sheet
+        from xuezhan.sheet import schema_issues
+
+        issues = schema_issues(doc)
+    else:
+        issues = validate_document(doc)
     if issues:
         raise DocumentError(
             "invalid_document",

@@ -40,11 +40,13 @@ from xuezhan.errors import LogFormatError, XuezhanError
 from xuezhan.fan import AddOn
 from xuezhan.replay import Violation
 from xuezhan.rules import ADD_ON_NAMES, PATTERN_NAMES, Rules
+from xuezhan.schema import SchemaIssue
 from xuezhan.settlement import DrawCheck, KongEvent, RoundRecord, Settlement, WinEvent, settle
 from xuezhan.tiles import Tile
 
 #: every violation code a sheet report can carry
 CODES: dict[str, str] = {
+    "wrong_dealer": "the round's dealer is not the one the previous round designates",
     "schema": "the sheet does not match the sheet format (the message names the JSON path)",
     "bad_ruleset": "the ruleset names an unknown preset or option, or a bad value",
     "too_many_winners": "a fourth win in one round: the round ends at the third",
@@ -87,7 +89,44 @@ class SheetRound:
             "payments": [p.to_json() for p in self.settlement.payments],
             "next_dealer": self.settlement.next_dealer,
             "incomplete": self.incomplete,
+            "seats": seat_facts(self.record, self.settlement),
         }
+
+
+def seat_facts(record: RoundRecord, settlement: Settlement) -> list[dict[str, Any]]:
+    """Per seat, the facts the log verifier reports (xuezhan.replay), from the record alone:
+    without tiles, the pattern and fan are the sheet's."""
+    wins = [e for e in record.events if isinstance(e, WinEvent)]
+    by_seat = {w.seat: w for w in wins}
+    order = [w.seat for w in wins]
+    checks = {c.seat: c for c in record.checks}
+
+    def paid(seat: int, reasons: tuple[str, ...], payer: bool) -> int:
+        return sum(p.amount for p in settlement.payments
+                   if p.reason in reasons and (p.payer if payer else p.payee) == seat)
+
+    facts = []
+    for seat in range(4):
+        win, check = by_seat.get(seat), checks.get(seat)
+        facts.append({
+            "seat": seat,
+            "won": win is not None,
+            "win_order": order.index(seat) + 1 if win else None,
+            "self_drawn": win is not None and win.discarder is None,
+            "discarder": win.discarder if win else None,
+            "pattern": win.pattern if win else None,
+            "fan": win.fan if win else None,
+            "points": win.points if win else None,
+            "delta": settlement.deltas[seat],
+            "kong_income": paid(seat, ("kong_direct", "kong_added", "kong_concealed"), False),
+            "ready": None if check is None else check.ready_fan is not None,
+            "flower_pig": bool(check and check.flower_pig),
+            "ting_paid": paid(seat, ("ting_check", "price_difference"), True),
+            "ting_received": paid(seat, ("ting_check", "price_difference"), False),
+            "refunded": paid(seat, ("tax_refund",), True),
+            "transferred": paid(seat, ("call_transfer", "kong_refund"), True),
+        })
+    return facts
 
 
 @dataclass
@@ -121,18 +160,23 @@ class SheetReport:
 def settle_sheet(doc: object) -> SheetReport:
     """Check and settle every round of a sheet. Never raises on a bad sheet: problems are
     violations (a sheet that breaks the schema is not settled at all)."""
-    validator = jsonschema.Draft7Validator(sheet_schema())
-    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
-    if errors:
+    issues = schema_issues(doc)
+    if issues:
         return SheetReport(None, [Violation(None, None, None, "schema",
-                                            f"{e.json_path}: {e.message}") for e in errors])
+                                            f"{i.path}: {i.message}") for i in issues])
     assert isinstance(doc, dict)
     try:
         rules = Rules.from_json(doc.get("ruleset", "chengdu"))
     except XuezhanError as exc:
         return SheetReport(None, [Violation(None, None, None, "bad_ruleset", str(exc))])
     report = SheetReport(rules)
+    expected_dealer: int | None = None
     for index, round_doc in enumerate(doc["rounds"]):
+        if expected_dealer is not None and round_doc["dealer"] != expected_dealer:
+            report.violations.append(Violation(
+                index, None, round_doc["dealer"], "wrong_dealer",
+                f"round {index} is dealt by seat {round_doc['dealer']}, but the previous round "
+                f"makes seat {expected_dealer} the dealer"))
         builder = _RoundBuilder(index, rules, int(doc.get("base", 1)))
         record = builder.build(round_doc)
         settlement = settle(record, rules)
@@ -143,7 +187,15 @@ def settle_sheet(doc: object) -> SheetReport:
                 index, None, None, "totals_mismatch",
                 f"the sheet records {recorded}, the settlement gives {list(settlement.deltas)}"))
         report.rounds.append(SheetRound(settlement, not record.complete, record))
+        expected_dealer = settlement.next_dealer
     return report
+
+
+def schema_issues(doc: object) -> list[SchemaIssue]:
+    """Every way ``doc`` breaks the sheet format, with its JSON path (none: it follows it)."""
+    validator = jsonschema.Draft7Validator(sheet_schema())
+    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
+    return [SchemaIssue(e.json_path, e.message) for e in errors]
 
 
 @dataclass(frozen=True)

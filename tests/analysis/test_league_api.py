@@ -321,3 +321,47 @@ def test_league_permission_matrix(
         method, url, None if body is None else json.dumps(body), "application/json"
     )
     assert response.status_code == expected[ROLES.index(role)], response.content
+
+
+def test_an_uploaded_score_sheet_is_stored_verbatim_settled_and_counted(
+    club: Any, cast: Any, api_client: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    sheet = {
+        "format": "xuezhan-sheet", "version": 1, "ruleset": "chengdu",
+        "players": ["a", "b", "c", "d"], "played_at": "2026-11-05T20:00:00+08:00",
+        "rounds": [
+            {"dealer": 0, "events": [
+                {"type": "win", "seat": 1, "from": 3, "tile": "9m", "pattern": "qing_yi_se"}]},
+            {"dealer": 1, "events": [
+                {"type": "kong", "seat": 2, "kind": "concealed", "tile": "5p"}],
+             "drawn": True, "ready": [{"seat": 0, "fan": 0}]},
+        ],
+    }  # fmt: skip
+    raw = dumps(sheet)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client(cast["mia"]).generic(
+            "POST", f"/api/v1/clubs/{club.pk}/matches/", raw, "application/json"
+        )
+    assert response.status_code == 201, response.content
+    match = Match.objects.get(pk=response.json()["id"])
+    assert bytes(match.raw) == raw and match.status == Match.Status.VERIFIED
+    # round 2: cai's kong (2 from each) is refunded at the draw (退税), and the unready ben,
+    # cai and dan pay ann, ready for 0 fan, 1 each: ann +3, the others -1
+    assert match.verification.totals == [3, 3, -1, -5]
+    season = Season.objects.create(
+        club=club, name="S", starts_on="2026-11-01", ends_on="2026-11-30",
+        ruleset=match.ruleset, ruleset_name="chengdu",
+    )  # fmt: skip
+    body = api_client(cast["mia"]).get(f"/api/v1/clubs/{club.pk}/seasons/{season.pk}/standings/")
+    assert {r["handle"]: r["net"] for r in body.json()["rows"]} == {
+        "a": 3,
+        "b": 3,
+        "c": -1,
+        "d": -5,
+    }
+    bad = {**sheet, "rounds": [{"dealer": 9, "events": []}]}
+    refused = api_client(cast["mia"]).generic(
+        "POST", f"/api/v1/clubs/{club.pk}/matches/", dumps(bad), "application/json"
+    )
+    assert refused.status_code == 400
+    assert refused.json()["errors"][0]["path"] == "$.rounds[0].dealer"
