@@ -214,7 +214,32 @@ def rating_detail(request: HttpRequest, club_id: int, player_id: int) -> HttpRes
     )
 
 
+@login_required
+def season_what_if(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:
+    from analysis.league_views import ruleset_param
+
+    membership = _membership(request, club_id)
+    season = Season.objects.filter(club=membership.club, pk=season_id).first()
+    if season is None:
+        raise Http404("No such season.")
+    context: dict[str, Any] = {"club": membership.club, "season": season, "errors": {}}
+    context["asked"] = request.GET.get("ruleset", "")
+    status = 200
+    if context["asked"]:
+        try:
+            context["result"] = selectors.what_if(season, ruleset_param(request.GET))
+        except ValidationError as exc:
+            context["errors"] = exc.detail
+            status = 400
+    return render(request, "league/what_if.html", context, status=status)
+
+
 page_urls = [
+    path(
+        "clubs/<int:club_id>/seasons/<int:season_id>/what-if/",
+        season_what_if,
+        name="season-what-if",
+    ),
     path("clubs/<int:club_id>/ratings/", rating_list, name="rating-list"),
     path("clubs/<int:club_id>/ratings/<int:player_id>/", rating_detail, name="rating-detail"),
     path("clubs/<int:club_id>/seasons/", season_list, name="season-list"),

@@ -418,3 +418,77 @@ def rating_history(player: Player) -> QuerySet[RatingStep]:
         .only("match__played_at", "match__uploaded_at", "position", "mu", "sigma", "ordinal")
         .order_by("position")
     )
+
+
+# --- what if: the season under another ruleset ---
+
+
+@dataclass
+class WhatIfRow:
+    player: int
+    handle: str
+    net_a: int
+    net_b: int
+
+    @property
+    def difference(self) -> int:
+        return self.net_b - self.net_a
+
+
+@dataclass
+class WhatIfRound:
+    match: int
+    round: int
+    violations: list[dict[str, Any]]
+
+
+@dataclass
+class WhatIf:
+    season: Season
+    ruleset: dict[str, Any]
+    rows: list[WhatIfRow]
+    illegal_rounds: list[WhatIfRound]
+    match_count: int
+
+
+def _under(document: dict[str, Any], ruleset: dict[str, Any]) -> dict[str, Any]:
+    """The document under another ruleset, without the results recorded under its own
+    (they were right for that ruleset; comparing them would flag every changed payment)."""
+    recorded = ("result", "totals")
+    rounds = [{k: v for k, v in r.items() if k not in recorded} for r in document.get("rounds", [])]
+    return {**document, "ruleset": ruleset, "rounds": rounds}
+
+
+def what_if(season: Season, ruleset: dict[str, Any]) -> WhatIf:
+    """Every counted match of the season settled again under ``ruleset`` (resolved): each
+    player's net under the season's ruleset (A) and under it (B), only complete rounds, and
+    the rounds that would not have been legal under B with their violations. Those rounds
+    are still settled and counted in B: the table played them."""
+    from xuezhan.replay import verify_document
+    from xuezhan.sheet import settle_sheet
+
+    ids = season_match_ids(season)
+    results = {r.match_id: r for r in match_results(ids)}
+    net_a: dict[int, int] = defaultdict(int)
+    net_b: dict[int, int] = defaultdict(int)
+    illegal: list[WhatIfRound] = []
+    for match_id, document in Match.objects.filter(pk__in=ids).values_list("pk", "document"):
+        for player, net in results[match_id].net.items():
+            net_a[player] += net
+        doc = _under(document, ruleset)
+        is_sheet = doc.get("format") == "xuezhan-sheet"
+        report = (settle_sheet(doc) if is_sheet else verify_document(doc)).to_dict()
+        seats = results[match_id].seat_players
+        for index, round_ in enumerate(report["rounds"]):
+            if round_["incomplete"]:
+                continue
+            for seat, delta in enumerate(round_["deltas"]):
+                net_b[seats[seat]] += delta
+            found = [v for v in report["violations"] if v["round"] == index]
+            if found:
+                illegal.append(WhatIfRound(match_id, index, found))
+    players = sorted(set(net_a) | set(net_b))
+    handles = dict(Player.objects.filter(pk__in=players).values_list("pk", "handle"))
+    rows = [WhatIfRow(p, handles[p], net_a[p], net_b[p]) for p in players]
+    rows.sort(key=lambda r: (-r.net_b, r.handle))
+    return WhatIf(season, ruleset, rows, illegal, len(ids))

@@ -273,3 +273,27 @@ class RatingHistorySerializer(serializers.Serializer[Any]):
     handle = serializers.CharField()
     rating = RatingRowSerializer(allow_null=True)
     history = RatingStepSerializer(many=True)
+
+
+class WhatIfRowSerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField()
+    handle = serializers.CharField()
+    net_a = serializers.IntegerField(help_text="Net under the season's ruleset.")
+    net_b = serializers.IntegerField(help_text="Net under the ruleset asked about.")
+    difference = serializers.IntegerField(help_text="net_b − net_a")
+
+
+class WhatIfRoundSerializer(serializers.Serializer[Any]):
+    match = serializers.IntegerField()
+    round = serializers.IntegerField()
+    violations = serializers.ListField(child=serializers.DictField())
+
+
+class WhatIfSerializer(serializers.Serializer[Any]):
+    season = SeasonSerializer()
+    ruleset = serializers.DictField(help_text="The ruleset asked about, resolved.")
+    match_count = serializers.IntegerField()
+    rows = WhatIfRowSerializer(many=True)
+    illegal_rounds = WhatIfRoundSerializer(
+        many=True, help_text="Rounds that would break the other ruleset, with the violations."
+    )

@@ -36,6 +36,7 @@ from analysis.league_serializers import (
     SeasonSerializer,
     SettleUpSerializer,
     StandingsSerializer,
+    WhatIfSerializer,
 )
 from analysis.models import MatchAcceptance, PlayerRating, Season, SettleUp
 from analysis.tasks import recompute_ratings
@@ -438,3 +439,41 @@ class RatingRecompute(ClubMixin, generics.GenericAPIView[PlayerRating]):
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         recompute_ratings.delay_on_commit(self.club.pk)
         return Response(status=status.HTTP_202_ACCEPTED)
+
+
+def ruleset_param(params: Mapping[str, str]) -> dict[str, Any]:
+    """``?ruleset=`` as a preset name or a ruleset object in JSON, resolved."""
+    import json
+
+    text = params.get("ruleset", "").strip()
+    if not text:
+        raise ValidationError({"ruleset": ["a preset name or a ruleset object (JSON)"]})
+    try:
+        value = json.loads(text) if text.startswith("{") else text
+    except ValueError:
+        raise ValidationError({"ruleset": ["not valid JSON"]}) from None
+    rules = _league_errors(services.resolve_ruleset, value=value)
+    resolved: dict[str, Any] = rules.to_json()
+    return resolved
+
+
+class SeasonWhatIf(SeasonMixin, generics.GenericAPIView[Season]):
+    """The season settled again under another ruleset: each player's net under both and the
+    difference, and the rounds that would not have been legal under it."""
+
+    queryset = Season.objects.none()
+    serializer_class = WhatIfSerializer
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "ruleset", OpenApiTypes.STR, required=True,
+                description="A preset name (e.g. online) or a ruleset object in JSON.",
+            )
+        ],
+        responses={200: WhatIfSerializer},
+    )  # fmt: skip
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        season = self.season()
+        result = selectors.what_if(season, ruleset_param(request.query_params))
+        return Response(WhatIfSerializer(result).data)

@@ -42,3 +42,6 @@ urlpatterns += [
         CLUB + "ratings/<int:player_id>/", league_views.RatingDetail.as_view(), name="rating-detail"
     ),
 ]
+urlpatterns += [
+    path(SEASON + "what-if/", league_views.SeasonWhatIf.as_view(), name="season-what-if"),
+]

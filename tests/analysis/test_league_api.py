@@ -277,6 +277,7 @@ MATRIX: list[tuple[str, str, Any, tuple[int, int, int, int, int]]] = [
     ("DELETE", S, None, (401, 404, 403, 204, 204)),
     ("GET", S + "standings/", None, (401, 404, 200, 200, 200)),
     ("GET", S + "standings/?format=csv", None, (401, 404, 200, 200, 200)),
+    ("GET", S + "what-if/?ruleset=online", None, (401, 404, 200, 200, 200)),
     ("GET", S + "matches/", None, (401, 404, 200, 200, 200)),
     ("POST", S + "matches/", "match", (401, 404, 403, 201, 201)),
     ("DELETE", S + "matches/{match}/", None, (401, 404, 403, 204, 204)),
@@ -365,3 +366,39 @@ def test_an_uploaded_score_sheet_is_stored_verbatim_settled_and_counted(
     )
     assert refused.status_code == 400
     assert refused.json()["errors"][0]["path"] == "$.rounds[0].dealer"
+
+
+def test_what_if_settles_the_season_again_under_another_ruleset(
+    club: Any, cast: Any, api_client: Any, upload: Any
+) -> None:
+    from tests.records.documents import DATA
+
+    doc = json.loads((DATA / "kong_discard_won_keep_chengdu.json").read_text(encoding="utf-8"))
+    doc["played_at"] = "2026-11-05T20:00:00+08:00"
+    from analysis.services import verify_match
+
+    match = verify_match(match_id=upload(doc).pk)
+    assert match.status == Match.Status.VERIFIED
+    season = Season.objects.create(
+        club=club, name="S", starts_on="2026-11-01", ends_on="2026-11-30",
+        ruleset=match.ruleset, ruleset_name="chengdu",
+    )  # fmt: skip
+    url = f"/api/v1/clubs/{club.pk}/seasons/{season.pk}/what-if/"
+    member = api_client(cast["mia"])
+    body = member.get(url + "?ruleset=online").json()
+    # the same events are logged with their hand-worked result under online too
+    online = json.loads(
+        (DATA / "kong_discard_won_call_transfer_online.json").read_text(encoding="utf-8")
+    )
+    assert online["rounds"][0]["events"] == doc["rounds"][0]["events"]
+    a_totals = dict(zip(doc["players"], doc["rounds"][0]["result"]["deltas"], strict=True))
+    b_totals = dict(zip(doc["players"], online["rounds"][0]["result"]["deltas"], strict=True))
+    rows = {r["handle"]: (r["net_a"], r["net_b"], r["difference"]) for r in body["rows"]}
+    assert rows == {h: (a_totals[h], b_totals[h], b_totals[h] - a_totals[h]) for h in a_totals}
+    assert body["ruleset"]["preset"] == "online" and body["illegal_rounds"] == []
+    strict = member.get(url, {"ruleset": '{"preset": "chengdu", "min_fan": 6}'}).json()
+    assert strict["illegal_rounds"][0]["match"] == match.pk
+    assert {v["code"] for v in strict["illegal_rounds"][0]["violations"]} == {"win_below_min_fan"}
+    for bad in ("?ruleset=nowhere", "", "?ruleset={oops"):
+        response = member.get(url + bad)
+        assert response.status_code == 400 and "ruleset" in response.json()

@@ -138,3 +138,18 @@ def test_the_demo_club_plays_its_matches_in_a_season_with_weekly_match_days(
     book = club_ledger(season.club, season=season)
     assert sum(b.points for b in book.balances) == 0
     assert {b.handle: b.points for b in book.balances} == {r.handle: r.net for r in table.rows}
+
+
+def test_the_what_if_page_compares_nets_under_two_rulesets(
+    club: Any, cast: Any, season: Season
+) -> None:
+    settled_match(club, ABCD, [win(0, 1, 8)])
+    member = browser(cast["mia"])
+    page = member.get(f"/clubs/{club.pk}/seasons/{season.pk}/what-if/?ruleset=online")
+    assert page.status_code == 200 and "B − A" in page.content.decode()
+    bad = member.get(f"/clubs/{club.pk}/seasons/{season.pk}/what-if/?ruleset=nowhere")
+    assert bad.status_code == 400 and b"ruleset" in bad.content
+    assert (
+        browser(cast["nora"]).get(f"/clubs/{club.pk}/seasons/{season.pk}/what-if/").status_code
+        == 404
+    )
