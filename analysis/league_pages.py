@@ -234,7 +234,28 @@ def season_what_if(request: HttpRequest, club_id: int, season_id: int) -> HttpRe
     return render(request, "league/what_if.html", context, status=status)
 
 
+@login_required
+def match_history(request: HttpRequest, club_id: int, match_id: int) -> HttpResponse:
+    from analysis.corrections import match_history as history
+    from records.models import Match
+
+    membership = _membership(request, club_id)
+    match = Match.objects.filter(club=membership.club, pk=match_id).defer("raw").first()
+    if match is None:
+        raise Http404("No such match.")
+    return render(
+        request,
+        "league/match_history.html",
+        {"club": membership.club, "match": match, "changes": history(match)},
+    )
+
+
 page_urls = [
+    path(
+        "clubs/<int:club_id>/matches/<int:match_id>/history/",
+        match_history,
+        name="match-history",
+    ),
     path(
         "clubs/<int:club_id>/seasons/<int:season_id>/what-if/",
         season_what_if,

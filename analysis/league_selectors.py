@@ -45,7 +45,7 @@ def counted(include_accepted: bool) -> Q:
     counted = Q(status=Match.Status.VERIFIED)
     if include_accepted:
         counted |= Q(status=Match.Status.ILLEGAL, acceptance__isnull=False)
-    return counted
+    return counted & Q(void__isnull=True)  # a voided match counts nowhere
 
 
 def _in_dates(season: Season) -> QuerySet[Match]:

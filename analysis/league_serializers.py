@@ -297,3 +297,30 @@ class WhatIfSerializer(serializers.Serializer[Any]):
     illegal_rounds = WhatIfRoundSerializer(
         many=True, help_text="Rounds that would break the other ruleset, with the violations."
     )
+
+
+class CorrectionSerializer(serializers.Serializer[Any]):
+    reason = serializers.CharField(help_text="Why: kept with every change it makes.")
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=64),
+        required=False,
+        min_length=4,
+        max_length=4,
+        help_text="The handle at each seat, 0–3.",
+    )
+    ruleset = serializers.JSONField(
+        required=False, help_text="The ruleset the match was really played under."
+    )
+    document = serializers.JSONField(
+        required=False, help_text="A corrected document (the old one is kept)."
+    )
+    void = serializers.BooleanField(
+        required=False, allow_null=True, help_text="true: void; false: count it again."
+    )
+
+
+class ChangeSerializer(serializers.Serializer[Any]):
+    when = serializers.DateTimeField()
+    who = serializers.CharField(allow_null=True)
+    what = serializers.CharField()
+    reason = serializers.CharField()

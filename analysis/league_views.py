@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Mapping
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -29,6 +30,8 @@ from analysis import league_services as services
 from analysis.league_serializers import (
     AcceptanceSerializer,
     AssignSerializer,
+    ChangeSerializer,
+    CorrectionSerializer,
     LeaderboardSerializer,
     LedgerSerializer,
     RatingHistorySerializer,
@@ -443,8 +446,6 @@ class RatingRecompute(ClubMixin, generics.GenericAPIView[PlayerRating]):
 
 def ruleset_param(params: Mapping[str, str]) -> dict[str, Any]:
     """``?ruleset=`` as a preset name or a ruleset object in JSON, resolved."""
-    import json
-
     text = params.get("ruleset", "").strip()
     if not text:
         raise ValidationError({"ruleset": ["a preset name or a ruleset object (JSON)"]})
@@ -477,3 +478,50 @@ class SeasonWhatIf(SeasonMixin, generics.GenericAPIView[Season]):
         season = self.season()
         result = selectors.what_if(season, ruleset_param(request.query_params))
         return Response(WhatIfSerializer(result).data)
+
+
+class MatchCorrections(ClubMixin, generics.GenericAPIView[Match]):
+    """A match's history of changes (members); admins correct it (POST): the players by
+    seat, the ruleset, a corrected document, or void — always with a reason."""
+
+    queryset = Match.objects.none()
+    serializer_class = CorrectionSerializer
+    roles = {"POST": ADMIN}
+    pagination_class = None
+
+    def match(self) -> Match:
+        match = Match.objects.filter(club=self.club, pk=self.kwargs["match_id"]).first()
+        if match is None:
+            raise Http404("No such match.")
+        return match
+
+    @extend_schema(responses={200: ChangeSerializer(many=True)})
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        from analysis.corrections import match_history
+
+        return Response(ChangeSerializer(match_history(self.match()), many=True).data)
+
+    @extend_schema(request=CorrectionSerializer, responses={200: ChangeSerializer(many=True)})
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        from analysis.corrections import correct_match, match_history
+        from analysis.tasks import verify_match
+
+        body = CorrectionSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        document = data.get("document")
+        outcome = _league_errors(
+            correct_match,
+            match=self.match(),
+            by=signed_in(request),
+            reason=data["reason"],
+            players=data.get("players"),
+            ruleset=data.get("ruleset"),
+            document=None if document is None else json.dumps(document).encode(),
+            void=data.get("void"),
+        )
+        if outcome.reverify:
+            verify_match.delay_on_commit(outcome.match.pk)
+        if outcome.ratings:
+            recompute_ratings.delay_on_commit(self.club.pk)
+        return Response(ChangeSerializer(match_history(outcome.match), many=True).data)

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import F, Q
+from simple_history import register as register_history
+from simple_history.models import HistoricalRecords
 
-from records.models import Match, Player, Round
+from records.models import Match, Player, Round, Seat
 
 
 def _seat_check(field: str, name: str, nullable: bool = False) -> models.CheckConstraint:
@@ -218,6 +220,7 @@ class MatchAcceptance(models.Model):
     )
     accepted_at = models.DateTimeField(auto_now_add=True)
     reason = models.TextField()
+    history = HistoricalRecords(app="analysis")
 
     class Meta:
         constraints = [
@@ -295,3 +298,41 @@ class RatingStep(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player", "match"], name="ratingstep_unique_match")
         ]
+
+
+# --- Corrections: history of every change to a match (analysis.corrections) ---
+
+
+class MatchVoid(models.Model):
+    """A match the club voided: kept, but counted nowhere (standings, ledger, ratings)."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="void")
+    voided_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    voided_at = models.DateTimeField(auto_now_add=True)
+    reason = models.TextField()
+    history = HistoricalRecords(app="analysis")
+
+
+class MatchDocumentVersion(models.Model):
+    """A document a correction replaced, kept verbatim with who replaced it and why."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="document_versions")
+    raw = models.BinaryField()
+    document = models.JSONField()
+    content_sha256 = models.CharField(max_length=64)
+    replaced_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    replaced_at = models.DateTimeField(auto_now_add=True)
+    reason = models.TextField()
+
+    class Meta:
+        ordering = ["match_id", "replaced_at", "id"]
+
+
+# The records' own tables stay as they are: their history lives here. The document itself
+# is left out of Match's history (MatchDocumentVersion keeps each replaced one, once).
+register_history(Match, app="analysis", excluded_fields=["raw", "document"])
+register_history(Seat, app="analysis")

@@ -45,3 +45,6 @@ urlpatterns += [
 urlpatterns += [
     path(SEASON + "what-if/", league_views.SeasonWhatIf.as_view(), name="season-what-if"),
 ]
+urlpatterns += [
+    path(MATCH + "corrections/", league_views.MatchCorrections.as_view(), name="match-corrections"),
+]
