@@ -143,7 +143,7 @@ class Score:
 
     def breakdown(self) -> str:
         """e.g. ``清一色 2 + 根 ×1 + 杠上花 1 = 4 fan → 16 × base``."""
-        return format_breakdown(self.to_json())
+        return format_breakdown({**self.parts(), "winning": self.winning, "reason": self.reason})
 
     def parts(self) -> dict[str, Any]:
         """What the score is made of, as data: every counted pattern with its fan, every
@@ -161,10 +161,8 @@ class Score:
     def to_json(self) -> dict[str, Any]:
         """The :meth:`parts`, plus ``winning``, ``reason``, ``pattern`` (the highest
         pattern, kept for older readers) and the ``breakdown`` sentence."""
-        out: dict[str, Any] = {"winning": self.winning, "reason": self.reason,
-                               "pattern": self.pattern, **self.parts()}
-        out["breakdown"] = format_breakdown(out)
-        return out
+        return {"winning": self.winning, "reason": self.reason, "pattern": self.pattern,
+                **self.parts(), "breakdown": self.breakdown()}
 
 
 def _not_winning(reason: str) -> Score:
