@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 
 from analysis import selectors
 from analysis.models import Payment
@@ -22,7 +23,9 @@ def payment_sentence(reason: str, params: Mapping[str, Any], names: Mapping[int,
     another language renders the same reason and params here."""
 
     def seat(n: int) -> str:
-        return f"{names[n]} (seat {n})" if n in names else f"seat {n}"
+        if n not in names:
+            return gettext("seat %(seat)d") % {"seat": n}
+        return gettext("%(name)s (seat %(seat)d)") % {"name": names[n], "seat": n}
 
     return describe(reason, params, seat)
 
