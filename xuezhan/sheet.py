@@ -275,7 +275,10 @@ class _RoundBuilder:
             after_kong = self.last_kong(i, seat, "杠上花")
         if event.get("kong_discard") and discarder is not None:
             kong_discard = self.last_kong(i, discarder, "杠上炮")
-        value = self.score(i, event, self_drawn=discarder is None)
+        # 点杠花 paid as a discard (dian_gang_hua = discard) earns no 自摸加番
+        dian_gang_hua = (after_kong is not None and after_kong.kind == "direct"
+                         and self.rules.dian_gang_hua == "discard")
+        value = self.score(i, event, self_drawn=discarder is None and not dian_gang_hua)
         return WinEvent(index=i, seat=seat, tile=Tile.parse(event["tile"]), discarder=discarder,
                         fan=value.fan, points=self.rules.points(value.fan),
                         detail=value.detail, pattern=value.pattern, in_round=in_round,

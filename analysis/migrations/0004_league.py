@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('analysis', '0001_initial'),
+        ('analysis', '0002_payment_params'),
         ('records', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
