@@ -250,7 +250,81 @@ def match_history(request: HttpRequest, club_id: int, match_id: int) -> HttpResp
     )
 
 
+SHEET_EXAMPLE = """[
+  {"dealer": 0, "events": [
+    {"type": "win", "seat": 1, "from": 3, "tile": "9m",
+     "pattern": "qing_yi_se", "add_ons": {"gen": 1}}
+  ]},
+  {"dealer": 1, "events": [], "drawn": true, "ready": [{"seat": 2, "fan": 1}], "flower_pigs": [0]}
+]"""
+
+
+def _sheet_from_form(post: Any) -> tuple[dict[str, Any], str | None]:
+    """The sheet the form describes, or why its rounds are not JSON."""
+    import json
+
+    sheet: dict[str, Any] = {
+        "format": "xuezhan-sheet",
+        "version": 1,
+        "ruleset": post.get("ruleset", "").strip() or "chengdu",
+        "players": [post.get(f"player{i}", "").strip() for i in range(4)],
+        "rounds": [],
+    }
+    if post.get("played_at"):
+        sheet["played_at"] = post["played_at"]
+    try:
+        sheet["rounds"] = json.loads(post.get("rounds", "[]"))
+    except ValueError as exc:
+        return sheet, f"rounds: not JSON ({exc})"
+    return sheet, None
+
+
+@login_required
+def sheet_new(request: HttpRequest, club_id: int) -> HttpResponse:
+    """Enter a score sheet: preview the settlement round by round, then save it as a match."""
+    from analysis.tasks import verify_match
+    from records import services as records_services
+    from records.errors import DocumentError
+    from xuezhan.schema import canonical_bytes
+    from xuezhan.sheet import settle_sheet
+
+    membership = _membership(request, club_id)
+    club = membership.club
+    context: dict[str, Any] = {"club": club, "form": request.POST, "example": SHEET_EXAMPLE}
+    if request.method != "POST":
+        return render(request, "league/sheet_new.html", context)
+    sheet, problem = _sheet_from_form(request.POST)
+    if problem:
+        context["problem"] = problem
+        return render(request, "league/sheet_new.html", context, status=400)
+    report = settle_sheet(sheet)
+    names = sheet["players"]
+    context["report"] = report
+    context["rounds"] = [
+        {
+            "index": i,
+            "deltas": list(zip(names, r.settlement.deltas, strict=True)),
+            "payments": [(names[p.payer], names[p.payee], p) for p in r.settlement.payments],
+        }
+        for i, r in enumerate(report.rounds)
+    ]
+    context["totals"] = list(zip(names, report.totals, strict=True))
+    if request.POST.get("action") != "save":
+        return render(request, "league/sheet_new.html", context)
+    try:
+        upload = records_services.upload_match(
+            club=club, raw=canonical_bytes(sheet), uploaded_by=signed_in(request)
+        )
+    except DocumentError as exc:
+        context["problem"] = "; ".join(f"{e['path']}: {e['message']}" for e in exc.errors)
+        return render(request, "league/sheet_new.html", context, status=400)
+    if upload.created:
+        verify_match.delay_on_commit(upload.match.pk)
+    return redirect("pages:match-detail", club_id=club.pk, match_id=upload.match.pk)
+
+
 page_urls = [
+    path("clubs/<int:club_id>/sheets/new/", sheet_new, name="sheet-new"),
     path(
         "clubs/<int:club_id>/matches/<int:match_id>/history/",
         match_history,

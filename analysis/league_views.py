@@ -525,3 +525,21 @@ class MatchCorrections(ClubMixin, generics.GenericAPIView[Match]):
         if outcome.ratings:
             recompute_ratings.delay_on_commit(self.club.pk)
         return Response(ChangeSerializer(match_history(outcome.match), many=True).data)
+
+
+class SheetPreview(ClubMixin, generics.GenericAPIView[Match]):
+    """Settle a score sheet without storing it: the report (payments per round, totals,
+    violations with locators) a form shows as the sheet is entered. Upload a sheet like a
+    log, through ``matches/``."""
+
+    queryset = Match.objects.none()
+    serializer_class = None
+
+    @extend_schema(
+        request={"application/json": OpenApiTypes.OBJECT},
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        from xuezhan.sheet import settle_sheet
+
+        return Response(settle_sheet(request.data).to_dict())

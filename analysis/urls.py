@@ -48,3 +48,6 @@ urlpatterns += [
 urlpatterns += [
     path(MATCH + "corrections/", league_views.MatchCorrections.as_view(), name="match-corrections"),
 ]
+urlpatterns += [
+    path(CLUB + "sheets/preview/", league_views.SheetPreview.as_view(), name="sheet-preview"),
+]
