@@ -382,6 +382,7 @@ def club_ledger(
     def money(points: int) -> ledger.Money | None:
         return None if point_value is None else ledger.to_money(points, point_value)
 
+    players.sort(key=lambda p: handles[p])
     balances = [Balance(p, handles[p], opening[p], period[p], settled[p], None) for p in players]
     for b in balances:
         b.money = money(b.points)
