@@ -171,17 +171,32 @@ def _waits_args(p: argparse.ArgumentParser) -> None:
 
 
 def _waits(args: argparse.Namespace) -> int:
+    """``waits`` lists the waits that count (a win on them is allowed: its full fan reaches
+    min_fan); ``waits_below_min_fan`` the shape waits whose win would score too little,
+    and ``waits_not_live`` those dropped by ``ting_check_waits: live``. ``ready`` is true
+    when some wait counts (RULES.md §3, §7 min_fan)."""
     counts, melds, void, rules = _common(args)
     value = ting_value(counts, melds, void, rules)
-    shape = waits(counts, void)
-    scored = {int(t): s for t, s in value[1]} if value else {}
+    scored = dict(value[1]) if value else {}
+    below, dead = [], []
+    for t in waits(counts, void):
+        if t in scored:
+            continue
+        grown = list(counts)
+        grown[t] += 1
+        score = score_win(grown, melds, t, void, rules, WinContext(situational=False))
+        if score.reason == "below_min_fan":
+            below.append({"tile": str(t), "fan": score.fan})
+        else:
+            dead.append(str(t))
     _print({
         "hand": format_tiles(parse_tiles(args.hand)),
         "ready": value is not None,
         "value": value[0] if value else None,
-        "waits": [{"tile": str(t), "fan": scored[t].fan if t in scored else None,
-                   "points": scored[t].points if t in scored else None,
-                   "pattern": scored[t].pattern if t in scored else None} for t in shape],
+        "waits": [{"tile": str(t), "fan": s.fan, "points": s.points, "pattern": s.pattern}
+                  for t, s in scored.items()],
+        "waits_below_min_fan": below,
+        "waits_not_live": dead,
     })
     return 0
 

@@ -88,7 +88,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 _EXCHANGE_NAMES = ("off", "dice", "parity", *DIRECTIONS)
 _BOOLS = ("void_first", "no_claim_void", "pig_pays_ting_check", "price_difference",
-          "tax_refund", "heaven_earth")
+          "tax_refund", "heaven_earth", "kong_after_peng")
 
 
 @dataclass(frozen=True)
@@ -124,6 +124,9 @@ class Rules:
     min_fan: int = 0
     jin_gou_diao: str = "melded_four"
     kong_draw: str = "front"
+    #: after a peng, may the claimer declare a concealed or added kong before discarding?
+    #: (RULES.md §2.5; false: only a discard is legal, code ``kong_after_peng``)
+    kong_after_peng: bool = False
     #: choice (RULES.md §4): in 龙七对 the four-of-a-kind that makes the dragon is not a 根 again
     dragon_root: str = "exclude_one"
     patterns: dict[str, int | None] = field(default_factory=lambda: dict(_CHENGDU_PATTERNS))

@@ -39,17 +39,17 @@ from xuezhan.actions import (
     Exchange,
     Gang,
     Hu,
+    Pass,
     Peng,
     action_from_json,
     action_to_json,
 )
 from xuezhan.bots import STYLES, Bot
 from xuezhan.errors import XuezhanError
-from xuezhan.fan import WinContext
 from xuezhan.replay import table_for_round, verify_document
 from xuezhan.rules import PATTERN_NAMES, Rules
 from xuezhan.settlement import KongEvent, WinEvent, settle
-from xuezhan.table import Table
+from xuezhan.table import SOURCE_STEP, Expect, Stage, Table
 from xuezhan.tiles import FULL_SET, TILES, Tile, counts_of, format_tiles, parse_tiles
 
 #: the fixed pool of players and the style each always plays, so that statistics over
@@ -175,7 +175,7 @@ def simulate_round(rng: random.Random, rules: Rules, dealer: int, bots: Sequence
     deal = SCENARIOS[scenario](rng, rules, dealer) if scenario else deal_random(rng)
     hands, wall = split_deal(deal.tiles, dealer)
     table = Table(rules, dealer, hands, wall=wall, base=1, dice=deal.dice)
-    run = _Round(table, bots, wall)
+    run = _Round(table, bots)
     run.play(deal.die)
     settlement = settle(table.outcome(), rules)
     assert settlement.next_dealer is not None
@@ -194,12 +194,12 @@ def simulate_round(rng: random.Random, rules: Rules, dealer: int, bots: Sequence
 
 
 class _Round:
-    """Drives one table to its end, asking each seat's bot at each decision."""
+    """Drives one table to its end, asking each seat's bot at each decision among the
+    table's legal actions (the table says who draws, what may be claimed, who must win)."""
 
-    def __init__(self, table: Table, bots: Sequence[Bot], wall: list[Tile]) -> None:
+    def __init__(self, table: Table, bots: Sequence[Bot]) -> None:
         self.table = table
         self.bots = bots
-        self.wall = wall
         self.events: list[dict[str, Any]] = []
 
     def push(self, action: Action) -> None:
@@ -208,7 +208,7 @@ class _Round:
 
     def play(self, die: int) -> None:
         table = self.table
-        if table.stage == "exchange":
+        if table.stage is Stage.EXCHANGE:
             self._exchange(die)
         voids = tuple(bot.choose_void(table.hands[bot.seat]) for bot in self.bots)
         self.push(DingQue(voids))
@@ -216,110 +216,58 @@ class _Round:
             bot.start_round(table.hands[bot.seat], voids[bot.seat])
         while not table.over:
             expect = table.expect
-            if expect in ("draw", "replacement"):
-                self._draw(table.current, expect == "replacement")
-            elif expect == "discard":
+            if expect is Expect.DRAW or expect is Expect.REPLACEMENT:
+                self._draw(table.current)
+            elif expect is Expect.DISCARD:
                 self.push(self.bots[table.current].turn(table))
-            elif expect == "claim":
-                self._claims()
             else:
-                self._robbing()
+                self._window()
 
     def _exchange(self, die: int) -> None:
         table = self.table
         give = tuple(bot.choose_exchange(table.hands[bot.seat]) for bot in self.bots)
-        dice = table.dice
-        direction = table.rules.exchange_direction(die, sum(dice) if dice else None)
-        source = {"from_next": 1, "opposite": 2, "from_prev": 3}[direction or "from_next"]
-        receive = tuple(give[(seat + source) % 4] for seat in range(4))
-        self.push(Exchange(die, give, receive))
+        self.push(Exchange(die, give, table.exchange_received(die, give)))
 
-    def _draw(self, seat: int, replacement: bool) -> None:
+    def _draw(self, seat: int) -> None:
+        self.push(next(a for a in self.table.legal_actions(seat) if isinstance(a, Draw)))
+
+    def _window(self) -> None:
+        """A discard or an added kong open to the others: wins first, then a peng or kong
+        (not on a kong being robbed), else the window closes with the next draw."""
         table = self.table
-        if replacement and table.rules.kong_draw == "back":
-            tile = self.wall[table.wall_back - 1]
+        if table.expect is Expect.ROB:
+            assert table.pending_kong is not None
+            origin, tile, _ = table.pending_kong
         else:
-            tile = self.wall[table.wall_front]
-        self.push(Draw(seat, tile))
-
-    def _win_points(self, seat: int, tile: Tile, ctx: WinContext, forced: bool) -> int | None:
-        """Points of a legal win by ``seat`` on another's ``tile`` now, or None."""
-        table = self.table
-        if tile not in table.waits_of(seat):
-            return None
-        score = table.win_score(seat, tile, ctx, in_hand=False)
-        if not score.winning:
-            return None
-        passed, mode = table.passed[seat], table.rules.passed_win
-        if passed is not None and mode != "off" and not forced and not (
-                mode == "until_next_draw" and (score.fan > passed or table.wall_left < 4)):
-            return None  # 过手胡 (the last-four rule wins a collision, RULES.md §6)
-        return score.points
-
-    def _winners(self, origin: int, tile: Tile, ctx: WinContext) -> list[int]:
-        table = self.table
-        # a robbed kong counts as the konger's discard (seed 004): forced in the last four too
-        forced = table.last_four and table.rules.last_four == "must_win_all"
+            assert table.last_discard is not None
+            origin, tile = table.last_discard
+        seats = [(origin + step) % 4 for step in (1, 2, 3)]
+        legal = {seat: table.legal_actions(seat) for seat in seats if not table.won[seat]}
         winners = []
-        for step in (1, 2, 3):
-            seat = (origin + step) % 4
-            if table.won[seat]:
-                continue
-            points = self._win_points(seat, tile, ctx, forced)
-            if points is not None and self.bots[seat].wants_win(table, points, forced):
-                winners.append(seat)
-        return winners
-
-    def _claims(self) -> None:
-        table = self.table
-        assert table.last_discard is not None
-        discarder, tile = table.last_discard
-        ctx = WinContext(kong_discard=table.kong_before_discard is not None,
-                         last_tile=table.wall_left == 0)
-        winners = self._winners(discarder, tile, ctx)
-        for seat in winners:
-            self.push(Hu(seat, tile, discarder))
-        if not winners:
-            for step in (1, 2, 3):
-                seat = (discarder + step) % 4
-                if table.won[seat]:
-                    continue
-                claim = self.bots[seat].claim(table, tile)
-                if claim == "peng":
-                    self.push(Peng(seat, discarder, tile))
+        for seat, actions in legal.items():
+            win = next((a for a in actions if isinstance(a, Hu)), None)
+            if win is not None and self.bots[seat].wants_win(
+                    table, table.score_of(win).points, forced=Pass(seat) not in actions):
+                winners.append(win)
+        for win in winners:
+            self.push(win)
+        if not winners and table.expect is Expect.CLAIM:
+            for seat, actions in legal.items():
+                claim = self.bots[seat].claim(
+                    table, tile, [a for a in actions if isinstance(a, Peng | Gang)])
+                if claim is not None:
+                    self.push(claim)
                     return
-                if claim == "gang":
-                    self.push(Gang(seat, "ming", tile, discarder))
-                    return
-        self._next_turn(discarder, winners)
-
-    def _robbing(self) -> None:
-        table = self.table
-        assert table.pending_kong is not None
-        konger, tile, _ = table.pending_kong
-        winners = self._winners(konger, tile, WinContext(rob_kong=True,
-                                                         last_tile=table.wall_left == 0))
-        for seat in winners:
-            self.push(Hu(seat, tile, konger))
-        if winners:
-            self._next_turn(konger, winners)
-        else:
-            self._draw(konger, replacement=True)
-
-    def _next_turn(self, origin: int, winners: list[int]) -> None:
-        """Close a claim window nobody claimed (or that was won): the next seat draws."""
-        table = self.table
-        if table.wall_left == 0 or sum(table.won) >= 3:
+        after = table.next_draw()
+        if after is None:
             table.finish()
-            return
-        last = max(winners, key=lambda s: (s - origin) % 4) if winners else origin
-        self._draw(table.next_live(last), replacement=False)
+        else:
+            self._draw(after[0])
 
 
 # -- scenarios ------------------------------------------------------------------------
 
 ScenarioDeal = Callable[[random.Random, Rules, int], Deal]
-_SOURCE_STEP = {"from_next": 1, "opposite": 2, "from_prev": 3}
 
 
 def steer(rng: random.Random, rules: Rules, dealer: int, seat: int, hand: Sequence[Tile],
@@ -361,7 +309,7 @@ def _try_steer(rng: random.Random, rules: Rules, dealer: int, seat: int, hand: l
     if direction is None:
         dealt[seat] = sorted(after)
     else:
-        source = (seat + _SOURCE_STEP[direction]) % 4
+        source = (seat + SOURCE_STEP[direction]) % 4
         suit = rng.choice(sorted({t // 9 for t in hand}))
         of_suit = [t for t in hand if t // 9 == suit]
         if len(of_suit) < 3:
