@@ -108,11 +108,6 @@ class Meld:
         """Tiles in the meld: 3 or 4."""
         return 3 if self.kind is MeldKind.PENG else 4
 
-    @property
-    def kong_kind(self) -> KongKind | None:
-        """The kong this meld is, or None for a peng."""
-        return None if self.kind is MeldKind.PENG else KongKind.parse(self.kind.value)
-
     def __str__(self) -> str:
         return f"{self.kind.value} {self.tile}"
 
@@ -144,8 +139,6 @@ _ALL_FEATURES = 3
 #: one C call splits 27 counts (as bytes) into the three suits' 9-byte keys
 _split = struct.Struct("9s9s9s").unpack
 _EMPTY = bytes(9)
-#: bit 0 of every byte of 27 counts read as one little-endian integer: the odd counts
-_ODD27 = int.from_bytes(bytes([1] * 27), "little")
 
 _BUILD_LOCK = threading.Lock()
 #: 9-byte suit key -> 0 (complete as sets) or 1 (complete as sets and the pair)

@@ -19,13 +19,14 @@ import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from xuezhan.errors import RulesError
+from xuezhan.hand import KongKind
 
-Direction = Literal["from_next", "from_prev", "opposite"]
 DIRECTIONS: tuple[str, ...] = ("from_next", "from_prev", "opposite")
-KONG_KINDS: tuple[str, ...] = ("direct", "added", "concealed")
+#: the keys of kong_payments and kong_fan: the values of KongKind
+KONG_KINDS: tuple[str, ...] = tuple(kind.value for kind in KongKind)
 
 #: every pattern of RULES.md §4 with its identifier; the value is the 中文 name
 PATTERN_NAMES: dict[str, str] = {

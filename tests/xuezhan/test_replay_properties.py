@@ -55,10 +55,7 @@ def test_a_single_mutated_event_is_legal_or_reported_never_an_exception(
     index = where % len(events)
     mutated = copy.deepcopy(doc)
     mutated["rounds"][0]["events"][index][key] = value
-    report = verify_document(mutated)
-    assert_sound(report)
-    if mutated != doc:
-        assert report.legal or report.violations
+    assert_sound(verify_document(mutated))
 
 
 @SETTINGS
