@@ -20,7 +20,7 @@ from typing import Any
 
 from xuezhan.actions import Action, DingQue, Discard, Draw, Exchange, Gang, Hu, Pass, Peng
 from xuezhan.errors import IllegalActionError
-from xuezhan.fan import Score, WinContext, score_win, ting_value
+from xuezhan.fan import Score, WinContext, best_wait, score_win, ting_value
 from xuezhan.hand import KongKind, Meld, MeldKind, SuitKeys, holds_suits
 from xuezhan.rules import Rules
 from xuezhan.settlement import DrawCheck, KongEvent, RoundRecord, WinEvent
@@ -261,7 +261,7 @@ class Table:
         """Score ``seat`` winning on ``tile`` (already in the hand when ``in_hand``)."""
         counts = self.hands[seat] if in_hand else _plus(self.hands[seat], tile)
         return score_win(counts, self.melds[seat], tile, self.voids[seat],
-                         self.rules, ctx)
+                         self.rules, ctx, strict=False)
 
     def exchange_direction(self, die: int) -> str | None:
         """Where each seat's three tiles come from with this die and the round's dice
@@ -802,7 +802,8 @@ class Table:
                 fan=score.fan, points=score.points, detail=score.breakdown(),
                 pattern=score.pattern, in_round=in_round, group=group, rob_kong=ctx.rob_kong,
                 after_kong=self.replacement_of if ctx.after_kong else None,
-                kong_before_discard=self.kong_before_discard if ctx.kong_discard else None))
+                kong_before_discard=self.kong_before_discard if ctx.kong_discard else None,
+                score=score))
         self.won[seat] = True
         self.win_order.append(seat)
         self.claimed_or_won = True
@@ -993,13 +994,16 @@ class Table:
                                         or any(m.tile // 9 == void for m in melds))
         # ruling (RULES.md §7 min_fan): a wait counts only when its full fan, kong add-ons
         # included, reaches min_fan; max_no_kong_fan then changes the value, not readiness
-        value = ting_value(hand, melds, void, self.rules)
-        no_kong = None
+        value = ting_value(hand, melds, void, self.rules, strict=False)
+        no_kong = no_kong_wait = None
         if value is not None and self.rules.ting_check == "max_no_kong_fan":  # only it asks
-            no_kong = max(score.fan - _kong_fan(score) for _, score in value[1])
+            fans = [(score.fan - _kong_fan(score), tile) for tile, score in value[1]]
+            no_kong = max(fan for fan, _ in fans)
+            no_kong_wait = next(tile for fan, tile in fans if fan == no_kong)
         return DrawCheck(seat=seat, flower_pig=pig,
                          ready_fan=None if value is None else value[0],
-                         ready_fan_no_kong=no_kong)
+                         ready_fan_no_kong=no_kong, ready_wait=best_wait(value),
+                         ready_wait_no_kong=no_kong_wait)
 
 
 def _kong_fan(score: Score) -> int:
