@@ -7,25 +7,26 @@ a file that cannot be read). Bad arguments exit 2 with a message that names them
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from xuezhan.errors import InvalidTileError, LogFormatError, XuezhanError
+from xuezhan.errors import InvalidTileError, XuezhanError
 from xuezhan.fan import WinContext, check_tile_count, score_win, ting_value
+from xuezhan.files import read_input
 from xuezhan.hand import Meld, MeldKind, waits
 from xuezhan.replay import Report, load_document, verify_document
 from xuezhan.rules import KONG_KINDS, Rules
+from xuezhan.sim import corrupt as corrupt_tool
+from xuezhan.sim import simulate as simulate_tool
 from xuezhan.tiles import SUIT_LETTERS, Tile, counts_of, format_tiles, parse_tiles
 
 _MELD_KINDS = {"peng": MeldKind.PENG, "ming": MeldKind.MING, "jia": MeldKind.JIA,
                "an": MeldKind.AN}
 
-#: sub-commands: name -> (add its arguments, run it); other modules may register more
-COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
-                          Callable[[argparse.Namespace], int]]] = {}
+#: a sub-command: (add its arguments, run it)
+Command = tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -41,20 +42,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
-def _commands() -> dict[str, tuple[Callable[[argparse.ArgumentParser], None],
-                                   Callable[[argparse.Namespace], int]]]:
-    commands: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
-                              Callable[[argparse.Namespace], int]]] = {
-        "verify": (_verify_args, _verify), "score": (_score_args, _score),
-        "waits": (_waits_args, _waits)}
-    for name in ("simulate", "corrupt"):  # tools built on the engine add their commands
-        try:
-            module = importlib.import_module(f"xuezhan.{name}")
-        except ImportError:
-            continue
-        commands.update(getattr(module, "CLI_COMMANDS", {}))
-    commands.update(COMMANDS)
-    return commands
+def _commands() -> dict[str, Command]:
+    return {"verify": (_verify_args, _verify), "score": (_score_args, _score),
+            "waits": (_waits_args, _waits), **simulate_tool.CLI_COMMANDS,
+            **corrupt_tool.CLI_COMMANDS}
 
 
 # -- verify --------------------------------------------------------------------------
@@ -63,20 +54,6 @@ def _verify_args(p: argparse.ArgumentParser) -> None:
     p.description = "Replay and verify a round log; print the report as JSON."
     p.add_argument("file", help="a FORMAT.md v1 document, or - for standard input")
     p.add_argument("--text", action="store_true", help="print a readable table instead")
-
-
-def read_input(path: str) -> bytes:
-    """The bytes of a file, or of standard input for ``-``.
-
-    :raises LogFormatError: when it cannot be read (the command then exits 2).
-    """
-    if path == "-":
-        return sys.stdin.buffer.read()
-    try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except OSError as exc:
-        raise LogFormatError(f"cannot read {path}: {exc.strerror}") from None
 
 
 def _verify(args: argparse.Namespace) -> int:

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from xuezhan.bots import STYLES, Bot, distance
 from xuezhan.cli import main
 from xuezhan.hand import shanten
 from xuezhan.replay import verify_document
 from xuezhan.rules import Rules
-from xuezhan.simulate import (
+from xuezhan.sim.bots import STYLES, Bot, distance
+from xuezhan.sim.simulate import (
     NOT_APPLICABLE,
     PATTERN_HANDS,
     PLAYER_POOL,
@@ -307,7 +307,7 @@ def test_a_forced_last_four_win_is_legal_after_a_strict_passed_win() -> None:
 
 
 def test_each_player_of_the_pool_always_plays_one_style() -> None:
-    from xuezhan.simulate import PLAYER_STYLES
+    from xuezhan.sim.simulate import PLAYER_STYLES
 
     assert {s.name for s in STYLES} == set(PLAYER_STYLES.values())
     for doc in simulate_matches(4, 1, 8):

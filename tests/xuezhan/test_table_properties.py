@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from xuezhan.actions import DingQue, Exchange, action_from_json
 from xuezhan.replay import table_for_round
 from xuezhan.rules import Rules
-from xuezhan.simulate import simulate_match
+from xuezhan.sim.simulate import simulate_match
 from xuezhan.table import Table
 
 RULESETS: list[dict[str, Any]] = [

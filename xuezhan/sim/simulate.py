@@ -1,7 +1,7 @@
 """Simulated matches: bots play real rounds on a :class:`~xuezhan.table.Table`.
 
 ``simulate_match(seed, rounds)`` deals, exchanges, declares voids and plays each round
-with :mod:`xuezhan.bots`, pushing every action onto a ``Table`` (so a log is legal by
+with :mod:`xuezhan.sim.bots`, pushing every action onto a ``Table`` (so a log is legal by
 construction), and returns one FORMAT.md v1 document with the shuffled wall, the dealt
 hands, the dice, every event and the settled ``result``. The same arguments give the
 same document, byte for byte: all randomness comes from one ``random.Random(seed)``.
@@ -44,11 +44,11 @@ from xuezhan.actions import (
     action_from_json,
     action_to_json,
 )
-from xuezhan.bots import STYLES, Bot
 from xuezhan.errors import XuezhanError
 from xuezhan.replay import table_for_round, verify_document
 from xuezhan.rules import PATTERN_NAMES, Rules
 from xuezhan.settlement import KongEvent, WinEvent, settle
+from xuezhan.sim.bots import STYLES, Bot
 from xuezhan.table import SOURCE_STEP, Expect, Stage, Table
 from xuezhan.tiles import FULL_SET, TILES, Tile, counts_of, format_tiles, parse_tiles
 
