@@ -13,10 +13,9 @@ same document, byte for byte: all randomness comes from one ``random.Random(seed
 >>> verify_document(doc).legal
 True
 
-``coverage(docs)`` replays documents through :func:`~xuezhan.replay.verify_document`
-and counts the situations of RULES.md §4–§5 they contain (``xuezhan simulate --report``).
-Scenario mode (``scenario=NAME``) steers the deal so that a rare situation, such as
-天胡, arises in play; the events themselves are still the bots' and the table's.
+Scenario mode (``scenario=NAME``) deals by :mod:`xuezhan.sim.deals` so that a rare
+situation, such as 天胡, arises in play; the events themselves are still the bots' and the
+table's. ``xuezhan simulate --report`` prints the :mod:`xuezhan.sim.coverage` table.
 """
 
 from __future__ import annotations
@@ -29,7 +28,6 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from xuezhan.actions import (
@@ -41,16 +39,15 @@ from xuezhan.actions import (
     Hu,
     Pass,
     Peng,
-    action_from_json,
     action_to_json,
 )
 from xuezhan.errors import XuezhanError
-from xuezhan.replay import table_for_round, verify_document
-from xuezhan.rules import PATTERN_NAMES, Rules
-from xuezhan.settlement import KongEvent, WinEvent, settle
+from xuezhan.rules import Rules
+from xuezhan.settlement import settle
 from xuezhan.sim.bots import STYLES, Bot
-from xuezhan.table import SOURCE_STEP, Expect, Stage, Table
-from xuezhan.tiles import FULL_SET, TILES, Tile, counts_of, format_tiles, parse_tiles
+from xuezhan.sim.coverage import Coverage, coverage, format_coverage
+from xuezhan.sim.deals import SCENARIOS, deal_random, split_deal
+from xuezhan.table import Expect, Stage, Table
 
 #: the fixed pool of players and the style each always plays, so that statistics over
 #: many matches make sense (a player's results reflect one way of playing)
@@ -61,7 +58,6 @@ PLAYER_STYLES: dict[str, str] = {
 PLAYER_POOL: tuple[str, ...] = tuple(PLAYER_STYLES)
 _STYLE_BY_NAME = {style.name: style for style in STYLES}
 
-DEAL = 53  # 13 × 4 + the dealer's 14th
 MAX_ROUNDS = 64  # the log format's limit per match
 
 
@@ -138,35 +134,6 @@ def _ruleset_json(given: Rules | str | dict[str, Any], rules: Rules) -> str | di
 
 
 # -- one round ------------------------------------------------------------------------
-
-
-@dataclass
-class Deal:
-    """The dice, the exchange die and the 108 tiles in dealing order."""
-
-    dice: tuple[int, int]
-    die: int
-    tiles: list[Tile]
-
-
-def deal_random(rng: random.Random) -> Deal:
-    dice = (rng.randint(1, 6), rng.randint(1, 6))
-    die = rng.randint(1, 6)
-    tiles = list(FULL_SET)
-    rng.shuffle(tiles)
-    return Deal(dice, die, tiles)
-
-
-def split_deal(tiles: Sequence[Tile], dealer: int) -> tuple[list[list[Tile]], list[Tile]]:
-    """The four dealt hands (dealer 14, from the front) and the 55-tile wall."""
-    hands: list[list[Tile]] = [[], [], [], []]
-    pos = 0
-    for step in range(4):
-        seat = (dealer + step) % 4
-        size = 14 if step == 0 else 13
-        hands[seat] = sorted(tiles[pos:pos + size])
-        pos += size
-    return hands, list(tiles[DEAL:])
 
 
 def simulate_round(rng: random.Random, rules: Rules, dealer: int, bots: Sequence[Bot],
@@ -263,366 +230,6 @@ class _Round:
             table.finish()
         else:
             self._draw(after[0])
-
-
-# -- scenarios ------------------------------------------------------------------------
-
-ScenarioDeal = Callable[[random.Random, Rules, int], Deal]
-
-
-def steer(rng: random.Random, rules: Rules, dealer: int, seat: int, hand: Sequence[Tile],
-          wall_plan: dict[int, Tile] | None = None) -> Deal:
-    """A deal after which ``seat`` holds exactly ``hand`` (plus, for the dealer holding 13,
-    one tile of a third suit) once the exchange is done, with ``wall_plan`` tiles at those
-    wall positions; every other tile is shuffled.
-
-    The hand must use at most two suits. With the exchange on, the seat is dealt three
-    tiles of a third suit to give away, and the seat it receives from is dealt three tiles
-    of ``hand`` as its weakest suit, so that the bots' own choices complete the hand. The
-    choices are checked with a chaos-free bot, so steered deals assume ``chaos`` 0.
-    """
-    plan = dict(wall_plan or {})
-    for _ in range(500):
-        deal = _try_steer(rng, rules, dealer, seat, list(hand), plan)
-        if deal is not None:
-            return deal
-    raise XuezhanError(f"cannot steer a deal for hand {format_tiles(hand)}")
-
-
-def _try_steer(rng: random.Random, rules: Rules, dealer: int, seat: int, hand: list[Tile],
-               plan: dict[int, Tile]) -> Deal | None:
-    dice = (rng.randint(1, 6), rng.randint(1, 6))
-    die = rng.randint(1, 6)
-    pool = Counter(FULL_SET)
-    pool.subtract(hand)
-    pool.subtract(plan.values())
-    if min(pool.values()) < 0:
-        raise XuezhanError("a steered hand and wall use a fifth copy of a tile")
-    other = [s for s in range(3) if all(t // 9 != s for t in hand)]
-    spare = rng.choice(other)
-    size = 14 if seat == dealer else 13
-    extra = [_take(rng, pool, spare) for _ in range(size - len(hand))]
-    dealt: dict[int, list[Tile]] = {}
-    direction = rules.exchange_direction(die, sum(dice))
-    probe = Bot(seat, STYLES[0], random.Random(0))
-    after = list(hand) + extra
-    if direction is None:
-        dealt[seat] = sorted(after)
-    else:
-        source = (seat + SOURCE_STEP[direction]) % 4
-        suit = rng.choice(sorted({t // 9 for t in hand}))
-        of_suit = [t for t in hand if t // 9 == suit]
-        if len(of_suit) < 3:
-            return None
-        given = rng.sample(of_suit, 3)
-        mine = list(hand) + extra + [_take(rng, pool, spare) for _ in range(3)]
-        for t in given:
-            mine.remove(t)
-        gives = probe.choose_exchange(counts_of(mine))
-        if any(t // 9 != spare for t in gives):
-            return None
-        fill_size = (14 if source == dealer else 13) - 3
-        fill = [t for t in _shuffled(rng, pool) if t // 9 != suit][:fill_size]
-        theirs = sorted(given + fill)
-        if sorted(probe.choose_exchange(counts_of(theirs))) != sorted(given):
-            return None
-        for t in fill:
-            pool[t] -= 1
-        dealt[seat], dealt[source] = sorted(mine), theirs
-        after = list(mine) + given
-        for t in gives:
-            after.remove(t)
-    if probe.choose_void(counts_of(after)) in {t // 9 for t in hand}:
-        return None
-    rest = _shuffled(rng, pool)
-    tiles: list[Tile] = []
-    for step in range(4):
-        s = (dealer + step) % 4
-        if s in dealt:
-            tiles.extend(dealt[s])
-        else:
-            n = 14 if step == 0 else 13
-            tiles.extend(rest[:n])
-            del rest[:n]
-    wall = []
-    for pos in range(len(FULL_SET) - DEAL):
-        wall.append(plan[pos] if pos in plan else rest.pop())
-    return Deal(dice, die, tiles + wall)
-
-
-def _take(rng: random.Random, pool: Counter[Tile], suit: int) -> Tile:
-    kinds = [TILES[k] for k in range(suit * 9, suit * 9 + 9) if pool[TILES[k]] > 0]
-    tile = rng.choice(kinds)
-    pool[tile] -= 1
-    return tile
-
-
-def _shuffled(rng: random.Random, pool: Counter[Tile]) -> list[Tile]:
-    tiles = [t for t in sorted(pool) for _ in range(pool[t])]
-    rng.shuffle(tiles)
-    return tiles
-
-
-def _random_win(rng: random.Random, suits: Sequence[int]) -> list[Tile]:
-    """A random winning 14 (four sets and a pair) in ``suits``."""
-    while True:
-        counts = [0] * 27
-        for _ in range(4):
-            base = rng.choice(suits) * 9
-            if rng.random() < 0.6:
-                r = rng.randrange(7)
-                for d in range(3):
-                    counts[base + r + d] += 1
-            else:
-                counts[base + rng.randrange(9)] += 3
-        counts[rng.choice(suits) * 9 + rng.randrange(9)] += 2
-        if max(counts) <= 4:
-            return [TILES[k] for k in range(27) for _ in range(counts[k])]
-
-
-def _two_suits(rng: random.Random) -> list[int]:
-    return sorted(rng.sample(range(3), 2))
-
-
-def _template(rng: random.Random, text: str) -> tuple[list[Tile], list[Tile]]:
-    """A 13-tile ready hand written with suits ``a``/``b`` (randomly mapped to two suits)
-    and its wait tiles after ``|``: ``"222a555a888a22b55b|2b5b"``."""
-    a, b = rng.sample("mps", 2)
-    hand, _, wait = text.translate(str.maketrans("ab", a + b)).partition("|")
-    return parse_tiles(hand), parse_tiles(wait)
-
-
-#: ready hands that wait on a rare pattern (RULES.md §4), in the template notation
-PATTERN_HANDS: dict[str, str] = {
-    "jiang_dui": "222a555a888a22b55b|2b5b",
-    "qing_yao_jiu": "123a123a789a999a1a|1a",
-    "yao_jiu": "123a789a123b999b1b|1b",
-    "qing_long_qi_dui": "1111a33a55a77a99a2a|2a",
-    "long_qi_dui": "1111a33a55b77b99b2a|2a",
-    "qing_qi_dui": "11a22a33a55a77a99a4a|4a",
-    "qing_dui": "111a333a555a77a99a|7a9a",
-}
-#: the dealer's draws when nobody claims: the 4th, 8th and 12th tiles of the wall
-_DEALER_DRAWS = (3, 7, 11)
-
-
-def _pattern_deal(pattern: str) -> ScenarioDeal:
-    def deal(rng: random.Random, rules: Rules, dealer: int) -> Deal:
-        hand, wait = _template(rng, PATTERN_HANDS[pattern])
-        left = Counter(FULL_SET)
-        left.subtract(hand)
-        plan: dict[int, Tile] = {}
-        for pos in _DEALER_DRAWS:
-            tile = next((t for t in wait if left[t] > 0), None)
-            if tile is not None:
-                plan[pos] = tile
-                left[tile] -= 1
-        return steer(rng, rules, dealer, dealer, hand, plan)
-    return deal
-
-
-def _tian_hu(rng: random.Random, rules: Rules, dealer: int) -> Deal:
-    """天胡: the dealer holds a winning 14 once the exchange is done."""
-    return steer(rng, rules, dealer, dealer, _random_win(rng, _two_suits(rng)))
-
-
-def _di_hu(rng: random.Random, rules: Rules, dealer: int) -> Deal:
-    """地胡: the dealer's 下家 is ready and the wall's first tile completes its hand."""
-    win = _random_win(rng, _two_suits(rng))
-    last = win.pop(rng.randrange(len(win)))
-    return steer(rng, rules, dealer, (dealer + 1) % 4, win, {0: last})
-
-
-#: scenario name -> a function that steers the deal towards a rare situation
-SCENARIOS: dict[str, ScenarioDeal] = {
-    "tian_hu": _tian_hu,
-    "di_hu": _di_hu,
-    **{name: _pattern_deal(name) for name in PATTERN_HANDS},
-}
-
-
-# -- coverage -------------------------------------------------------------------------
-
-#: the situations the coverage report counts, in report order, with a short label
-SITUATIONS: dict[str, str] = {
-    **{f"pattern:{k}": f"{v} {k}" for k, v in PATTERN_NAMES.items()},
-    "add_on:gen": "根 (gen)",
-    "add_on:direct_kong": "直杠 add-on (winner's direct kong)",
-    "add_on:added_kong": "补杠 add-on (winner's added kong)",
-    "add_on:concealed_kong": "暗杠 add-on (winner's concealed kong)",
-    "add_on:gang_shang_hua": "杠上花 add-on",
-    "add_on:gang_shang_pao": "杠上炮 add-on",
-    "add_on:qiang_gang": "抢杠 add-on",
-    "kong:direct": "直杠 declared (direct kong)",
-    "kong:added": "补杠 declared (added kong)",
-    "kong:concealed": "暗杠 declared (concealed kong)",
-    "pay:kong_direct": "kong payment, direct (刮风)",
-    "pay:kong_added": "kong payment, added (刮风)",
-    "pay:kong_concealed": "kong payment, concealed (下雨)",
-    "win:self_drawn": "self-drawn wins (自摸)",
-    "win:discard": "wins on a discard",
-    "win:multiple": "一炮多响 (multiple win on one discard)",
-    "win:rob_kong": "抢杠胡 (robbing a kong)",
-    "win:gang_shang_hua": "杠上花 (win on a kong replacement)",
-    "win:dian_gang_hua": "点杠花 paid by the kong-tile discarder",
-    "win:gang_shang_pao": "杠上炮 (win on the discard after a kong)",
-    "pay:call_transfer": "呼叫转移 (call transfer)",
-    "pay:kong_refund": "杠上炮 kong refund",
-    "round:three_winners": "rounds ended by the third win",
-    "round:drawn": "drawn rounds (流局)",
-    "pay:flower_pig": "查花猪 (flower-pig payments)",
-    "pay:ting_check": "查叫 (ting-check payments)",
-    "pay:price_difference": "补差价 (price difference)",
-    "pay:tax_refund": "退税 (tax refund)",
-    "last_four:self_drawn": "last-four must-win, self-drawn",
-    "last_four:discard": "last-four must-win, on a discard",
-    "passed_win:passed": "过手胡: a win on a discard passed",
-    "passed_win:later_higher": "过手胡: won a discard later for more fan before drawing",
-    "dealer:discarder_after_multiple": "next dealer is the discarder of a multiple win",
-}
-
-#: situations counted for information only: they need a rare choice of the bots
-INFORMATIONAL: tuple[str, ...] = ("passed_win:later_higher",)
-#: the situations that must each occur in a coverage run (natural or steered)
-REQUIRED: tuple[str, ...] = tuple(k for k in SITUATIONS if k not in INFORMATIONAL)
-
-#: situations that cannot arise under a preset's options (listed as n/a in the report)
-NOT_APPLICABLE: dict[str, tuple[str, ...]] = {
-    "chengdu": ("pay:call_transfer", "pay:kong_refund", "win:dian_gang_hua",
-                "last_four:discard"),
-    "online": ("pay:price_difference", "pay:kong_refund", "add_on:direct_kong",
-               "add_on:added_kong", "add_on:concealed_kong"),
-}
-
-_ADD_ON_MARKS: dict[str, str] = {
-    "add_on:gen": "根",
-    "add_on:direct_kong": "直杠",
-    "add_on:added_kong": "补杠",
-    "add_on:concealed_kong": "暗杠",
-    "add_on:gang_shang_hua": "杠上花",
-    "add_on:gang_shang_pao": "杠上炮",
-    "add_on:qiang_gang": "抢杠",
-}
-
-
-@dataclass
-class Coverage:
-    """Counts of each situation over some documents, and any fault the replay found."""
-
-    counts: Counter[str]
-    rounds: int = 0
-    violations: int = 0
-    mismatches: int = 0
-
-    def add(self, other: Coverage) -> None:
-        self.counts.update(other.counts)
-        self.rounds += other.rounds
-        self.violations += other.violations
-        self.mismatches += other.mismatches
-
-
-def coverage(docs: Iterable[dict[str, Any]]) -> Coverage:
-    """Replay each document with :func:`verify_document` and count what happened.
-
-    Wins, kongs and payments are read from the verifier's records and settlements
-    (reason codes, the win breakdown); 过手胡 and the last-four rule, which leave no
-    payment, from a step-by-step replay of the round on a fresh table.
-    """
-    out = Coverage(Counter())
-    for doc in docs:
-        report = verify_document(doc)
-        out.violations += sum(v.code not in ("result_mismatch", "result_payment_mismatch")
-                              for v in report.violations)
-        out.mismatches += sum(v.code in ("result_mismatch", "result_payment_mismatch")
-                              for v in report.violations)
-        rules = report.rules or Rules()
-        for round_doc, round_report in zip(doc["rounds"], report.rounds, strict=False):
-            out.rounds += 1
-            _count_round(out.counts, round_report.record, round_report.settlement.payments,
-                         round_report.settlement.next_dealer)
-            _count_replay(out.counts, round_doc, rules, doc.get("base", 1))
-    return out
-
-
-def _count_round(counts: Counter[str], record: Any, payments: Sequence[Any],
-                 next_dealer: int | None) -> None:
-    wins = [e for e in record.events if isinstance(e, WinEvent)]
-    kongs = [e for e in record.events if isinstance(e, KongEvent)]
-    for k in kongs:
-        counts[f"kong:{k.kind}"] += 1
-    groups = Counter(w.group for w in wins if w.discarder is not None)
-    for w in wins:
-        counts[f"pattern:{w.pattern}"] += 1
-        detail = w.detail.split("=")[0]
-        for key, mark in _ADD_ON_MARKS.items():
-            if mark in detail:
-                counts[key] += 1
-        counts["win:self_drawn" if w.discarder is None else "win:discard"] += 1
-        if w.rob_kong:
-            counts["win:rob_kong"] += 1
-        if w.after_kong is not None:
-            counts["win:gang_shang_hua"] += 1
-        if w.kong_before_discard is not None:
-            counts["win:gang_shang_pao"] += 1
-    counts["win:multiple"] += sum(1 for n in groups.values() if n > 1)
-    if wins and next_dealer is not None:
-        first = wins[0]
-        if first.discarder is not None and groups[first.group] > 1 and \
-                next_dealer == first.discarder:
-            counts["dealer:discarder_after_multiple"] += 1
-    if len(wins) >= 3:
-        counts["round:three_winners"] += 1
-    if record.drawn:
-        counts["round:drawn"] += 1
-    for p in payments:
-        counts[f"pay:{p.reason}"] += 1
-        if p.reason == "win_discard" and "点杠花" in p.detail:
-            counts["win:dian_gang_hua"] += 1
-
-
-def _count_replay(counts: Counter[str], round_doc: dict[str, Any], rules: Rules,
-                  base: int) -> None:
-    """过手胡 and last-four wins: step through the round and watch the table's state."""
-    table = table_for_round(round_doc, rules, base)
-    for event in round_doc["events"]:
-        action = action_from_json(event)
-        before = list(table.passed)
-        must = table.must_win
-        in_last_four = table.last_four
-        table.play(action)
-        for seat in range(4):
-            after, prior = table.passed[seat], before[seat]
-            if after is not None and (prior is None or after > prior):
-                counts["passed_win:passed"] += 1
-        if isinstance(action, Hu):
-            if action.target is None and must == action.actor:
-                counts["last_four:self_drawn"] += 1
-            elif (action.target is not None and in_last_four
-                  and rules.last_four == "must_win_all"):
-                counts["last_four:discard"] += 1
-            if action.target is not None and before[action.actor] is not None:
-                counts["passed_win:later_higher"] += 1
-
-
-def format_coverage(columns: dict[str, Coverage]) -> str:
-    """The coverage table as Markdown, one column per corpus."""
-    names = list(columns)
-    head = "| situation | " + " | ".join(names) + " |"
-    rule = "|---|" + "---:|" * len(names)
-    lines = [head, rule]
-    for key, label in SITUATIONS.items():
-        cells = []
-        for name in names:
-            preset = name.split()[0]
-            if key in NOT_APPLICABLE.get(preset, ()):
-                cells.append("n/a")
-            else:
-                cells.append(str(columns[name].counts.get(key, 0)))
-        lines.append(f"| {label} | " + " | ".join(cells) + " |")
-    lines.append("| rounds | " + " | ".join(str(columns[n].rounds) for n in names) + " |")
-    lines.append("| violations / result mismatches | " + " | ".join(
-        f"{columns[n].violations} / {columns[n].mismatches}" for n in names) + " |")
-    return "\n".join(lines)
 
 
 # -- the command line -----------------------------------------------------------------

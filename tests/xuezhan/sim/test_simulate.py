@@ -15,21 +15,16 @@ from xuezhan.hand import shanten
 from xuezhan.replay import verify_document
 from xuezhan.rules import Rules
 from xuezhan.sim.bots import STYLES, Bot, distance
-from xuezhan.sim.simulate import (
+from xuezhan.sim.coverage import (
     NOT_APPLICABLE,
-    PATTERN_HANDS,
-    PLAYER_POOL,
     REQUIRED,
-    SCENARIOS,
     SITUATIONS,
     Coverage,
     coverage,
     format_coverage,
-    match_seed,
-    simulate_match,
-    simulate_matches,
-    steer,
 )
+from xuezhan.sim.deals import PATTERN_HANDS, SCENARIOS, steer
+from xuezhan.sim.simulate import PLAYER_POOL, match_seed, simulate_match, simulate_matches
 from xuezhan.tiles import FULL_SET, counts_of, parse_tiles
 
 PRESETS = ("chengdu", "online")
