@@ -86,8 +86,8 @@ _RIGHT: dict[bytes, int] = {}
 _PAIR: dict[int, int] = {}
 #: (id << _SHIFT) + id -> the shanten for 0..4 melds
 _ANSWER: dict[int, tuple[int, ...]] = {}
-#: suit key -> its Pareto-best (sets, partial sets, pair) readings
-_READINGS: dict[bytes, frozenset[tuple[int, int, int]]] = {_EMPTY: frozenset({(0, 0, 0)})}
+#: suit key -> its F0[0..4], F1[0..4]
+_BLOCKS: dict[bytes, tuple[int, ...]] = {_EMPTY: (0, 0, 0, 0, 0, *[_NONE] * 5)}
 _LOCK = threading.Lock()
 
 
@@ -108,7 +108,28 @@ def shanten(counts: Sequence[int], melds: int = 0, void: int | None = None) -> i
     >>> shanten(counts_of(parse_tiles("123m45p11s")), melds=2, void=2)
     2
     """
+    # shanten_keys written out again: calling it would add a tenth to every call
     a, b, c = _split(bytearray(counts))
+    if void is not None:
+        a, b, c = _drop_suit(a, b, c, void)
+    try:
+        answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
+    except KeyError:
+        answers = _answers_slow(a, b, c)
+    if 0 <= melds <= _MAX_MELDS:
+        return answers[melds]
+    raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
+
+
+def shanten_keys(a: bytes, b: bytes, c: bytes, melds: int = 0, void: int | None = None) -> int:
+    """:func:`shanten` on the three 9-byte suit keys that :class:`xuezhan.hand.SuitKeys`
+    keeps up to date as tiles move: the same look-ups without reading 27 counts.
+
+    >>> from xuezhan.hand import SuitKeys
+    >>> from xuezhan.tiles import counts_of, parse_tiles
+    >>> shanten_keys(*SuitKeys(counts_of(parse_tiles("123m456m789m234p5p"))).keys)
+    0
+    """
     if void is not None:
         a, b, c = _drop_suit(a, b, c, void)
     try:
@@ -229,55 +250,53 @@ def _intern(profile: _Profile) -> int:
     return found
 
 
-def _readings(key: bytes) -> frozenset[tuple[int, int, int]]:
-    """Every Pareto-best way (for each choice of taking the pair or not) to read one
-    suit as (sets, partial sets, pair), the lowest tile first: it stays single, or
-    starts a pair, a pung, a chow, or a partial set (two of a kind, neighbours, a gap)."""
-    found = _READINGS.get(key)
+def _blocks(key: bytes) -> tuple[int, ...]:
+    """F0[0..4], F1[0..4] of one suit (see _Profile), by the role of its lowest tile: it
+    stays single, is the pair, or starts a pung, a chow or a partial set (two of a kind,
+    neighbours, a gap) — any of which may be one of the ``b`` blocks."""
+    found = _BLOCKS.get(key)
     if found is not None:
         return found
     c = bytearray(key)
     i = next(r for r in range(9) if c[r])
-    found_all: set[tuple[int, int, int]] = set()
+    best = list(_blocks_without(c, (i,)))
 
-    def take(ranks: tuple[int, ...], sets: int, partial: int, pair: int) -> None:
-        for r in ranks:
-            c[r] -= 1
-        for s, p, h in _readings(bytes(c)):
-            if h + pair <= 1:
-                found_all.add((s + sets, p + partial, h + pair))
-        for r in ranks:
-            c[r] += 1
+    def block(ranks: tuple[int, ...], weight: int) -> None:
+        sub = _blocks_without(c, ranks)
+        for slot in (1, 2, 3, 4, 6, 7, 8, 9):
+            value = weight + sub[slot - 1]
+            if value > best[slot]:
+                best[slot] = value
 
-    take((i,), 0, 0, 0)
     if c[i] >= 2:
-        take((i, i), 0, 1, 0)
-        take((i, i), 0, 0, 1)
+        block((i, i), 1)
+        sub = _blocks_without(c, (i, i))
+        for b in range(5):
+            best[5 + b] = max(best[5 + b], sub[b])
     if c[i] >= 3:
-        take((i, i, i), 1, 0, 0)
+        block((i, i, i), 2)
     if i <= 7 and c[i + 1]:
-        take((i, i + 1), 0, 1, 0)
+        block((i, i + 1), 1)
         if i <= 6 and c[i + 2]:
-            take((i, i + 1, i + 2), 1, 0, 0)
+            block((i, i + 1, i + 2), 2)
     if i <= 6 and c[i + 2]:
-        take((i, i + 2), 0, 1, 0)
-    found = frozenset(x for x in found_all if not any(
-        o != x and o[2] == x[2] and o[0] >= x[0] and o[1] >= x[1] for o in found_all))
-    _READINGS[key] = found
+        block((i, i + 2), 1)
+    found = tuple(v if v >= 0 else _NONE for v in best)
+    _BLOCKS[key] = found
+    return found
+
+
+def _blocks_without(c: bytearray, ranks: tuple[int, ...]) -> tuple[int, ...]:
+    for r in ranks:
+        c[r] -= 1
+    found = _blocks(bytes(c))
+    for r in ranks:
+        c[r] += 1
     return found
 
 
 def _suit_profile(key: bytes) -> _Profile:
-    readings = _readings(key)
-    best = [_NONE] * 10
-    for sets, partial, pair in readings:
-        for blocks in range(5):
-            s = min(sets, blocks)
-            value = 2 * s + min(partial, blocks - s)
-            slot = 5 * pair + blocks
-            if value > best[slot]:
-                best[slot] = value
-    return (*best, min(sum(n // 2 for n in key), 7), min(sum(key), 14))
+    return (*_blocks(key), min(sum(n // 2 for n in key), 7), min(sum(key), 14))
 
 
 def _combine(x: _Profile, y: _Profile) -> _Profile:
