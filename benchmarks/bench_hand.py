@@ -143,23 +143,25 @@ def mismatches(sets: dict[str, list[Counts]]) -> int:
     return bad
 
 
-def time_batch(fn: Callable[[Any], object], args: Sequence[object]) -> float:
-    """CPU time of the calls: on a shared machine, time spent switched out is not the
-    code's (wall-clock medians swing by 2× under load, CPU time far less)."""
-    start = time.process_time()
+def time_batch(fn: Callable[[Any], object], args: Sequence[object],
+               clock: Callable[[], float] = time.perf_counter) -> float:
+    start = clock()
     for a in args:
         fn(a)
-    return time.process_time() - start
+    return clock() - start
 
 
 def compare(label: str, ours: Callable[[Any], object], ours_args: list[object],
             theirs: Callable[[Any], object], theirs_args: list[object],
-            rounds: int, chunk: int = 50) -> float:
+            rounds: int, chunk: int = 50,
+            clock: Callable[[], float] = time.perf_counter) -> float:
     """Median time per call of each side, and the median of the paired ratios.
 
     Each round walks the hands in chunks, timing our chunk and theirs back to back
     (alternating which goes first), so both sides see the same machine load. Medians
     over all chunks keep a stray pause of the machine (a shared 2-core VM) out.
+    ``clock`` may be ``time.process_time``: CPU time leaves out the time the process
+    spends switched out, which on a loaded machine lands mostly in the longer chunks.
     """
     t_ours: list[float] = []
     t_theirs: list[float] = []
@@ -168,11 +170,11 @@ def compare(label: str, ours: Callable[[Any], object], ours_args: list[object],
         for j in range(0, len(ours_args), chunk):
             a, b = ours_args[j:j + chunk], theirs_args[j:j + chunk]
             if (i + j // chunk) % 2:
-                mine = time_batch(ours, a)
-                other = time_batch(theirs, b)
+                mine = time_batch(ours, a, clock)
+                other = time_batch(theirs, b, clock)
             else:
-                other = time_batch(theirs, b)
-                mine = time_batch(ours, a)
+                other = time_batch(theirs, b, clock)
+                mine = time_batch(ours, a, clock)
             t_ours.append(mine / len(a))
             t_theirs.append(other / len(b))
             ratios.append(other / mine)

@@ -30,7 +30,8 @@ the shanten of the hand without its void tiles, counted in the size of the whole
 the pair, the best ``2·sets + partial sets`` they make, its pairs (seven pairs) and its
 tile count. There are only a few hundred distinct profiles; two suits' profiles combine
 into another, and the answer for the three is one more look-up, so a call is five
-dictionary look-ups once the keys have been seen. Everything is filled in lazily.
+dictionary look-ups once the keys have been seen. Everything is filled in lazily and
+stays small: a suit key per distinct suit met, about a thousand profiles.
 
 >>> from xuezhan.tiles import counts_of, parse_tiles
 >>> shanten(counts_of(parse_tiles("123m456m789m234p55p")))
@@ -53,7 +54,7 @@ import threading
 from collections.abc import Sequence
 
 from xuezhan.errors import XuezhanError
-from xuezhan.hand import _split
+from xuezhan.hand import SuitKeys, _split
 from xuezhan.tiles import COPIES, TILES, Tile
 
 
@@ -116,27 +117,28 @@ def shanten(counts: Sequence[int], melds: int = 0, void: int | None = None) -> i
         answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
     except KeyError:
         answers = _answers_slow(a, b, c)
-    if 0 <= melds <= _MAX_MELDS:
+    if 0 <= melds <= 4:
         return answers[melds]
     raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
 
 
-def shanten_keys(a: bytes, b: bytes, c: bytes, melds: int = 0, void: int | None = None) -> int:
-    """:func:`shanten` on the three 9-byte suit keys that :class:`xuezhan.hand.SuitKeys`
-    keeps up to date as tiles move: the same look-ups without reading 27 counts.
+def shanten_keys(keys: SuitKeys, melds: int = 0, void: int | None = None) -> int:
+    """:func:`shanten` of the suit keys a :class:`~xuezhan.hand.SuitKeys` keeps up to
+    date as tiles move (the table keeps one per player): the same look-ups without
+    reading 27 counts.
 
-    >>> from xuezhan.hand import SuitKeys
     >>> from xuezhan.tiles import counts_of, parse_tiles
-    >>> shanten_keys(*SuitKeys(counts_of(parse_tiles("123m456m789m234p5p"))).keys)
+    >>> shanten_keys(SuitKeys(counts_of(parse_tiles("123m456m789m234p5p"))))
     0
     """
+    a, b, c = keys.keys
     if void is not None:
         a, b, c = _drop_suit(a, b, c, void)
     try:
         answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
     except KeyError:
         answers = _answers_slow(a, b, c)
-    if 0 <= melds <= _MAX_MELDS:
+    if 0 <= melds <= 4:
         return answers[melds]
     raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
 

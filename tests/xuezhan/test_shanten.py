@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from xuezhan.hand import is_ready, is_winning
-from xuezhan.shanten import ShantenInputError, shanten, ukeire
+from xuezhan.hand import SuitKeys, is_ready, is_winning
+from xuezhan.shanten import ShantenInputError, shanten, shanten_keys, ukeire
 from xuezhan.tiles import counts_of, parse_tiles
 
 FAST = settings(max_examples=120, deadline=None,
@@ -137,6 +137,14 @@ def test_every_void_tile_held_must_go(hand: tuple[list[int], int], void: int) ->
     floor = held - 1 if size == 14 - 3 * melds else held
     assert shanten(counts, melds, void) >= floor
     assert shanten(counts, melds, void) >= shanten(counts, melds)
+
+
+@FAST
+@given(hands(), st.one_of(st.none(), st.integers(0, 2)))
+def test_kept_suit_keys_give_the_same_shanten(hand: tuple[list[int], int],
+                                             void: int | None) -> None:
+    counts, melds = hand
+    assert shanten_keys(SuitKeys(counts), melds, void) == shanten(counts, melds, void)
 
 
 @settings(max_examples=60, deadline=None)
