@@ -4,7 +4,7 @@ draws bring it closer.
 **Definition.** A hand's concealed counts ``H`` (27 kinds, in the engine's tile order
 m1–m9, p1–p9, s1–s9) with ``melds`` declared sets need ``g = 4 − melds`` more sets and
 a pair, or — only when ``melds == 0`` — seven pairs, a four-of-a-kind counting as two
-pairs (``docs/rules.md``, the winning shapes; riichi counts it as one). Over every
+pairs (docs/rules.md §3; riichi counts it as one). Over every
 winning 14 − 3·melds tile shape ``W``, let ``missing`` be the fewest tiles of ``W`` that
 ``H`` lacks. Then
 
@@ -18,7 +18,7 @@ the same formula: a smaller hand also needs a tile for every slot its own tiles 
 fill (``shanten([0] * 27) == 13``), a larger one is measured by its best 14 − 3·melds
 sub-hand. The shape ``W`` may hold a fifth copy of a kind, as the win test's waits do: a
 hand waiting only on a tile it holds all four of is still ready, on a wait that can
-never arrive (``docs/rules.md``, shape waits).
+never arrive (docs/rules.md §3, ready).
 
 **Void suit.** With ``void`` given, ``W`` must hold no tile of that suit (定缺: a hand
 with a void-suit tile never wins), so each void tile held has to go: with ``v`` of them,
@@ -53,7 +53,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
-from xuezhan.errors import XuezhanError
+from xuezhan.errors import TileCountError, XuezhanError
 from xuezhan.hand import SuitKeys, _split
 from xuezhan.tiles import COPIES, TILES, Tile
 
@@ -155,7 +155,8 @@ def ukeire(counts: Sequence[int], melds: int = 0, void: int | None = None,
     wait on a tile held four times (which is listed too). Sum the counts for the number
     of useful tiles (有效牌). Never lists a void-suit tile.
 
-    :raises ShantenInputError: for a hand of another size, or more than 4 of a kind.
+    :raises TileCountError: for a hand of another size (相公).
+    :raises ShantenInputError: for more than 4 of a kind, or bad ``melds`` or ``void``.
 
     >>> from xuezhan.tiles import counts_of, parse_tiles
     >>> hand = counts_of(parse_tiles("1112345678999m"))[:9]
@@ -166,10 +167,11 @@ def ukeire(counts: Sequence[int], melds: int = 0, void: int | None = None,
     ...                                 None, seen)]
     [('1p', 4), ('4p', 0)]
     """
+    if not 0 <= melds <= _MAX_MELDS:
+        raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
     size = sum(counts)
-    if not 0 <= melds <= _MAX_MELDS or size != 13 - 3 * melds:
-        raise ShantenInputError(
-            f"ukeire needs 13 − 3·melds concealed tiles: {size} with {melds!r} melds")
+    if size != 13 - 3 * melds:
+        raise TileCountError(size, 13 - 3 * melds, melds)
     if max(counts) > COPIES:
         raise ShantenInputError("a hand holds at most 4 copies of a kind")
     base = shanten(counts, melds, void)

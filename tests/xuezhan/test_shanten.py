@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from xuezhan.errors import TileCountError
 from xuezhan.hand import SuitKeys, is_ready, is_winning
 from xuezhan.shanten import ShantenInputError, shanten, shanten_keys, ukeire
 from xuezhan.tiles import counts_of, parse_tiles
@@ -256,7 +257,11 @@ def test_ukeire_counts_seven_pairs_and_never_a_void_tile() -> None:
 
 
 def test_ukeire_needs_a_hand_of_thirteen_less_three_per_meld() -> None:
-    with pytest.raises(ShantenInputError, match="13 − 3·melds"):
+    with pytest.raises(TileCountError, match="14 concealed tiles"):
         ukeire(c("123m456m789m23p555s"))
-    with pytest.raises(ShantenInputError, match="13 − 3·melds"):
+    with pytest.raises(TileCountError, match="expected 10"):
         ukeire(c("123m456m789m23p55s"), melds=1)
+    with pytest.raises(ShantenInputError, match="melds"):
+        ukeire(c("123m456m789m23p55s"), melds=-1)
+    with pytest.raises(ShantenInputError, match="copies"):
+        ukeire([5] + [0] * 25 + [8])
