@@ -89,7 +89,7 @@ class IntegralFloat(ReadError):
 CODES: dict[str, str] = {
     NotUTF8.code: "the bytes are not UTF-8 text",
     NotJSON.code: "the text is not JSON (the sentence gives the line and column)",
-    TooDeep.code: f"arrays and objects nest more than {MAX_DEPTH} levels deep",
+    TooDeep.code: "arrays and objects are nested deeper than the reader's limit",
     DuplicateKey.code: "an object names the same key twice",
     NonFiniteNumber.code: "NaN, Infinity, or a number too large for a 64-bit float",
     IntegerTooLong.code: f"an integer of more than {MAX_INTEGER_DIGITS} digits",
@@ -153,7 +153,8 @@ def _read(raw: bytes | str, max_depth: int) -> tuple[Any, bool]:
             raise NotUTF8("$", f"the bytes are not UTF-8 text ({exc.reason} at byte "
                                f"{exc.start})") from None
     if _too_deep(data, max_depth):
-        raise TooDeep("$", f"arrays and objects nest more than {max_depth} levels deep")
+        raise TooDeep("$", f"arrays and objects are nested more than {max_depth} "
+                           "levels deep")
     integral: list[float] = []
     try:
         value = json.loads(text, **_hooks(_refuse, integral))
@@ -162,7 +163,7 @@ def _read(raw: bytes | str, max_depth: int) -> tuple[Any, bool]:
     except json.JSONDecodeError as exc:
         raise _not_json(text, exc) from None
     except RecursionError:  # only with a max_depth above the interpreter's own limit
-        raise TooDeep("$", "arrays and objects nest too deep to read") from None
+        raise TooDeep("$", "arrays and objects are nested too deep to read") from None
     if _SUSPECT_ESCAPE.search(data) or (isinstance(raw, str) and _UNSTORABLE.search(raw)):
         _check_strings(value)
     return value, bool(integral)

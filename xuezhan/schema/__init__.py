@@ -247,7 +247,8 @@ def _message(error: jsonschema.ValidationError) -> str:
     instance, rule = error.instance, error.validator
     if rule in ("maxItems", "minItems") and isinstance(instance, list):
         bound = "at most" if rule == "maxItems" else "at least"
-        return f"{len(instance)} items; {bound} {error.validator_value} expected"
+        items = "item" if len(instance) == 1 else "items"
+        return f"{len(instance)} {items}; {bound} {error.validator_value} expected"
     if rule == "type" and len(repr(instance)) > 40:
         return f"a {type(instance).__name__} is not of type {error.validator_value!r}"
     message = error.message
