@@ -31,6 +31,7 @@ run: install
 bench: install
 	$(BIN)/python benchmarks/bench_hand.py
 	$(BIN)/python benchmarks/bench_replay.py
+	$(BIN)/python benchmarks/bench_reject.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

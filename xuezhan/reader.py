@@ -156,8 +156,11 @@ def _read(raw: bytes | str, max_depth: int) -> tuple[Any, bool]:
         raise TooDeep("$", f"arrays and objects are nested more than {max_depth} "
                            "levels deep")
     integral: list[float] = []
+    hooks = _hooks(_refuse, integral)
+    if _LONG_DIGITS not in data.translate(_DIGITS_AS_ZERO):
+        del hooks["parse_int"]  # no integer can be too long: let the parser read them
     try:
-        value = json.loads(text, **_hooks(_refuse, integral))
+        value = json.loads(text, **hooks)
     except _Refusal:
         raise _locate(text) from None
     except json.JSONDecodeError as exc:
@@ -247,6 +250,7 @@ def _quoted(key: str) -> str:
 
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_NOT_BRACKETS_OR_QUOTES = bytes(b for b in range(256) if b not in b'[]{}"')
 _ONE_BRACKET = bytes.maketrans(b"{}", b"[]")
 
 
@@ -254,7 +258,10 @@ def _too_deep(data: bytes, limit: int) -> bool:
     """Whether arrays and objects in ``data`` nest more than ``limit`` deep, brackets in
     strings aside. Each pass removes the innermost level (C loops, no Python per byte);
     an unbalanced text stops early and is left to the parser to refuse."""
-    outside = b"".join(data.split(b'"')[0::2]) if b"\\" not in data else _STRING.sub(b"", data)
+    if b"\\" in data:  # an escaped quote: strings need a real scan
+        outside = _STRING.sub(b"", data)
+    else:  # quotes alternate: every other piece between them is outside a string
+        outside = b"".join(data.translate(None, _NOT_BRACKETS_OR_QUOTES).split(b'"')[0::2])
     brackets = outside.translate(_ONE_BRACKET, _NOT_BRACKETS)
     for _ in range(limit):
         fewer = brackets.replace(b"[]", b"")
@@ -263,6 +270,10 @@ def _too_deep(data: bytes, limit: int) -> bool:
         brackets = fewer
     return bool(brackets)
 
+
+_DIGITS_AS_ZERO = bytes.maketrans(bytes(range(256)), bytes(
+    48 if 48 <= b <= 57 else 32 for b in range(256)))
+_LONG_DIGITS = b"0" * (MAX_INTEGER_DIGITS + 1)
 
 # a NUL or a surrogate can reach a string only through a \u escape
 _SUSPECT_ESCAPE = re.compile(rb"\\u(?:0000|[dD][89a-fA-F])")
