@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from xuezhan.cli import main
-from xuezhan.errors import LogFormatError
+from xuezhan.errors import LogFormatError, RulesError
 from xuezhan.reader import (
     CODES,
     MAX_DEPTH,
@@ -31,6 +31,7 @@ from xuezhan.reader import (
     read_json,
 )
 from xuezhan.replay import verify_document
+from xuezhan.rules import Rules
 from xuezhan.schema import json_path
 from xuezhan.simulate import simulate_match
 
@@ -222,3 +223,9 @@ def _leaves(value: Any) -> list[Any]:
     if isinstance(value, list):
         return [leaf for item in value for leaf in _leaves(item)]
     return [value]
+
+
+def test_a_ruleset_written_as_json_text_is_read_by_the_same_strict_reader() -> None:
+    with pytest.raises(RulesError, match='the key "max_fan" appears twice'):
+        Rules.from_json('{"max_fan": 4, "max_fan": 5}')
+    assert Rules.from_json('{"max_fan": 4}').max_fan == 4
