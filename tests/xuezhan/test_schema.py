@@ -139,4 +139,4 @@ def test_a_long_value_of_the_wrong_type_is_described_not_printed() -> None:
     doc = copy.deepcopy(MINIMAL)
     doc["players"] = {f"p{i}": i for i in range(100)}
     [issue] = validate_document(doc)
-    assert issue == SchemaIssue("$.players", "a dict is not of type 'array'")
+    assert issue == SchemaIssue("$.players", "an object is not of type 'array'")

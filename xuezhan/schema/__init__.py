@@ -75,7 +75,7 @@ class _Piece:
     """A part of the schema: a compiled check, and the full schema to name its errors."""
 
     check: Callable[[object], object]
-    schema: dict[str, Any]
+    full: jsonschema.Draft7Validator
 
     def passes(self, value: object) -> bool:
         try:
@@ -85,8 +85,7 @@ class _Piece:
         return True
 
     def issues(self, value: object, prefix: str) -> list[SchemaIssue]:
-        validator = jsonschema.Draft7Validator(self.schema)
-        found = [issue for error in validator.iter_errors(value)
+        found = [issue for error in self.full.iter_errors(value)
                  for issue in _leaf_issues(error, prefix)]
         return sorted(set(found), key=lambda i: (i.path, i.message))
 
@@ -111,7 +110,8 @@ def _pieces() -> _Pieces:
 
     def piece(node: dict[str, Any]) -> _Piece:
         full = {**node, "definitions": definitions}
-        return _Piece(fastjsonschema.compile(_inline_leaves(full)), full)
+        return _Piece(fastjsonschema.compile(_inline_leaves(full)),
+                      jsonschema.Draft7Validator(full))
 
     per_type = {
         block["if"]["properties"]["type"]["const"]: fastjsonschema.compile(
@@ -242,6 +242,10 @@ def _leaf_issues(error: jsonschema.ValidationError, prefix: str) -> list[SchemaI
     return [SchemaIssue(prefix + error.json_path[1:], _message(error))]
 
 
+_JSON_KINDS = {dict: "an object", list: "an array", str: "a string", int: "a number",
+               float: "a number"}
+
+
 def _message(error: jsonschema.ValidationError) -> str:
     """jsonschema's message, but a long value is described, never printed."""
     instance, rule = error.instance, error.validator
@@ -249,9 +253,10 @@ def _message(error: jsonschema.ValidationError) -> str:
         bound = "at most" if rule == "maxItems" else "at least"
         items = "item" if len(instance) == 1 else "items"
         return f"{len(instance)} {items}; {bound} {error.validator_value} expected"
-    if rule == "type" and len(repr(instance)) > 40:
-        return f"a {type(instance).__name__} is not of type {error.validator_value!r}"
     message = error.message
+    shown = repr(instance)
+    if len(shown) > 40 and message.startswith(shown):
+        message = _JSON_KINDS.get(type(instance), "a value") + message[len(shown):]
     return message if len(message) <= 200 else message[:197] + "..."
 
 
