@@ -161,8 +161,8 @@ def _read(raw: bytes | str, max_depth: int) -> tuple[Any, bool]:
         del hooks["parse_int"]  # no integer can be too long: let the parser read them
     try:
         value = json.loads(text, **hooks)
-    except _Refusal:
-        raise _locate(text) from None
+    except _Refusal as refusal:
+        raise _locate(text, refusal.error) from None
     except json.JSONDecodeError as exc:
         raise _not_json(text, exc) from None
     except RecursionError:  # only with a max_depth above the interpreter's own limit
@@ -216,8 +216,9 @@ def _hooks(refused: Callable[[ReadError], Any], integral: list[float]) -> dict[s
             "parse_float": number}
 
 
-def _locate(text: str) -> ReadError:
-    """The first refusal in document order, with its path: a second parse leaves marks."""
+def _locate(text: str, refused: ReadError) -> ReadError:
+    """The first refusal in document order, with its path: a second parse leaves marks
+    (``refused``, the one the first parse met, stands if none is found)."""
     try:
         value = json.loads(text, **_hooks(_Mark, []))
     except json.JSONDecodeError as exc:  # text past the refused value is not JSON either
@@ -231,7 +232,7 @@ def _locate(text: str) -> ReadError:
             stack.extend((v, (*parts, k)) for k, v in reversed(node.items()))
         elif isinstance(node, list):
             stack.extend((v, (*parts, i)) for i, v in reversed(list(enumerate(node))))
-    raise AssertionError("a refused value left no mark")  # pragma: no cover
+    return refused
 
 
 def _not_json(text: str, exc: json.JSONDecodeError) -> NotJSON:
