@@ -140,3 +140,12 @@ def test_a_long_value_of_the_wrong_type_is_described_not_printed() -> None:
     doc["players"] = {f"p{i}": i for i in range(100)}
     [issue] = validate_document(doc)
     assert issue == SchemaIssue("$.players", "an object is not of type 'array'")
+
+
+def test_tuples_in_a_document_built_by_hand_are_validated_like_lists() -> None:
+    doc = copy.deepcopy(MINIMAL)
+    doc["rounds"][0]["events"] = ({"type": "discard", "actor": 0.0, "tile": "9s"},)
+    doc["rounds"] = tuple(doc["rounds"])
+    assert paths(doc) == ["$.rounds[0].events[0].actor"]
+    doc["rounds"][0]["events"] = ({"type": "discard", "actor": 0, "tile": "0z"},)
+    assert paths(doc) == ["$.rounds[0].events[0].tile"]

@@ -31,6 +31,9 @@ import jsonschema
 
 #: validation stops after this many problems: enough to fix a document, cheap to find
 MAX_ISSUES = 20
+# what the compiled validators take for a JSON array (a document built by hand may hold
+# tuples): every array they pass is walked here too
+_ARRAYS = (list, tuple)
 
 
 @dataclass(frozen=True)
@@ -162,7 +165,7 @@ def validate_document(doc: object, limit: int = MAX_ISSUES) -> list[SchemaIssue]
 def _over_long(doc: object, limit: int) -> list[SchemaIssue]:
     """Arrays over the format's limits, found before any of their items is validated."""
     schema = log_schema()
-    if not isinstance(doc, dict) or not isinstance(doc.get("rounds"), list):
+    if not isinstance(doc, dict) or not isinstance(doc.get("rounds"), _ARRAYS):
         return []
     rounds = doc["rounds"]
     most = schema["properties"]["rounds"]["maxItems"]
@@ -178,12 +181,12 @@ def _over_long(doc: object, limit: int) -> list[SchemaIssue]:
         if not isinstance(round_doc, dict):
             continue
         events = round_doc.get("events")
-        if isinstance(events, list) and len(events) > events_most:
+        if isinstance(events, _ARRAYS) and len(events) > events_most:
             found.append(SchemaIssue(f"$.rounds[{r}].events", f"{len(events)} events; the "
                                      f"format allows at most {events_most} in one round"))
         result = round_doc.get("result")
         payments = result.get("payments") if isinstance(result, dict) else None
-        if isinstance(payments, list) and len(payments) > payments_most:
+        if isinstance(payments, _ARRAYS) and len(payments) > payments_most:
             found.append(SchemaIssue(
                 f"$.rounds[{r}].result.payments", f"{len(payments)} payments; the format "
                 f"allows at most {payments_most} in one round"))
@@ -194,7 +197,7 @@ def _structure(doc: object, limit: int) -> list[SchemaIssue]:
     pieces = _pieces()
     found = [] if pieces.document.passes(doc) else pieces.document.issues(doc, "$")
     rounds = doc.get("rounds") if isinstance(doc, dict) else None
-    if not isinstance(rounds, list):
+    if not isinstance(rounds, _ARRAYS):
         return found[:limit]
     per_type, event_piece = pieces.per_type, pieces.event
     for r, round_doc in enumerate(rounds):
@@ -203,7 +206,7 @@ def _structure(doc: object, limit: int) -> list[SchemaIssue]:
         if not pieces.round.passes(round_doc):
             found += pieces.round.issues(round_doc, f"$.rounds[{r}]")
         events = round_doc.get("events") if isinstance(round_doc, dict) else None
-        if not isinstance(events, list):
+        if not isinstance(events, _ARRAYS):
             continue
         for i, event in enumerate(events):
             kind = event.get("type") if type(event) is dict else None
@@ -249,7 +252,7 @@ _JSON_KINDS = {dict: "an object", list: "an array", str: "a string", int: "a num
 def _message(error: jsonschema.ValidationError) -> str:
     """jsonschema's message, but a long value is described, never printed."""
     instance, rule = error.instance, error.validator
-    if rule in ("maxItems", "minItems") and isinstance(instance, list):
+    if rule in ("maxItems", "minItems") and isinstance(instance, _ARRAYS):
         bound = "at most" if rule == "maxItems" else "at least"
         items = "item" if len(instance) == 1 else "items"
         return f"{len(instance)} {items}; {bound} {error.validator_value} expected"
@@ -329,7 +332,7 @@ def _floats(value: object, trie: Any) -> list[tuple[list[str | int], float]]:
         for key, sub in trie.items():
             if type(key) is str and key in value:
                 found += [([key, *p], v) for p, v in _floats(value[key], sub)]
-    elif isinstance(value, list):
+    elif isinstance(value, _ARRAYS):
         every = trie.get("*")
         if every is _INTEGER or (type(every) is dict and all(
                 leaf is _INTEGER for leaf in every.values())):
@@ -355,7 +358,7 @@ def _flat_floats(items: list[Any], every: Any) -> list[tuple[list[str | int], fl
             for key in keys:
                 if type(item.get(key)) is float:
                     found.append(([i, key], item[key]))
-        elif type(item) is list:
+        elif isinstance(item, _ARRAYS):
             found += [([i, k], item[k]) for k in places
                       if k < len(item) and type(item[k]) is float]
     return found
