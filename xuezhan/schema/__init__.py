@@ -346,7 +346,8 @@ def _floats(value: object, trie: Any) -> list[tuple[list[str | int], float]]:
     return found
 
 
-def _flat_floats(items: list[Any], every: Any) -> list[tuple[list[str | int], float]]:
+def _flat_floats(items: list[Any] | tuple[Any, ...],
+                 every: Any) -> list[tuple[list[str | int], float]]:
     # the common shapes (events, dice, deltas): a loop without a call per item
     found: list[tuple[list[str | int], float]] = []
     if every is _INTEGER:
