@@ -16,13 +16,13 @@ value raises :class:`~xuezhan.errors.RulesError` naming it.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from xuezhan.errors import RulesError
 from xuezhan.hand import KongKind
+from xuezhan.reader import ReadError, read_json
 
 DIRECTIONS: tuple[str, ...] = ("from_next", "from_prev", "opposite")
 #: the keys of kong_payments and kong_fan: the values of KongKind
@@ -162,9 +162,9 @@ class Rules:
             return obj
         if isinstance(obj, str) and obj.lstrip().startswith("{"):
             try:
-                obj = json.loads(obj)
-            except ValueError as exc:
-                raise RulesError("ruleset", f"not valid JSON ({exc})") from None
+                obj = read_json(obj)
+            except ReadError as exc:
+                raise RulesError("ruleset", f"not readable JSON ({exc})") from None
         if isinstance(obj, str):
             return cls.preset(obj)
         if not isinstance(obj, Mapping):
