@@ -38,6 +38,7 @@ import jsonschema
 from xuezhan import __version__
 from xuezhan.errors import LogFormatError, XuezhanError
 from xuezhan.fan import AddOn
+from xuezhan.files import read_input
 from xuezhan.replay import Violation
 from xuezhan.rules import ADD_ON_NAMES, PATTERN_NAMES, Rules
 from xuezhan.schema import SchemaIssue
@@ -388,8 +389,6 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from xuezhan.cli import read_input
-
     report = settle_sheet(load_sheet(read_input(args.file)))
     json.dump(report.to_dict(), sys.stdout, ensure_ascii=False, indent=2)
     print()

@@ -235,7 +235,7 @@ def test_season_matches_lists_other_rulesets_apart_and_takes_hand_assignments(
 def test_uploaded_and_verified_logs_feed_standings_and_ledger(
     club: Any, cast: Any, api_client: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from xuezhan.simulate import simulate_match
+    from xuezhan.sim.simulate import simulate_match
 
     member = api_client(cast["mia"])
     totals: dict[str, int] = {}

@@ -72,7 +72,7 @@ def test_ratings_are_reproducible_from_scratch_in_the_order_matches_were_played(
 def test_a_verified_upload_and_a_change_of_acceptance_recompute_ratings(
     club: Any, cast: Any, api_client: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from xuezhan.simulate import simulate_match
+    from xuezhan.sim.simulate import simulate_match
 
     doc = simulate_match(5, 1)
     with django_capture_on_commit_callbacks(execute=True):
