@@ -46,7 +46,7 @@ def too_large_response(request: HttpRequest) -> HttpResponse:
     """JSON under /api/; a page with the limit and a way back elsewhere (the upload form)."""
     if request.path.startswith("/api/"):
         return JsonResponse(too_large_json(), status=413)
-    context = {"limit_kb": settings.UPLOAD_MAX_BYTES // 1024, "back": request.path}
+    context = {"limit": settings.UPLOAD_MAX_BYTES, "back": request.path}
     return render(request, "413.html", context, status=413)
 
 

@@ -23,6 +23,7 @@ from django.core.paginator import Paginator
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -241,8 +242,8 @@ def _upload_text() -> dict[str, str]:
 
 
 def _too_large() -> str:
-    return _("The file is larger than the limit of %(size)s KB.") % {
-        "size": settings.UPLOAD_MAX_BYTES // 1024}
+    return _("The file is larger than the limit of %(size)s.") % {
+        "size": filesizeformat(settings.UPLOAD_MAX_BYTES)}
 
 
 @login_required
