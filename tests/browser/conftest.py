@@ -21,7 +21,7 @@ import pytest
 CHROMIUM = os.environ.get("CHROMIUM") or next(
     filter(None, map(shutil.which, ("chromium", "chromium-browser"))), None)
 ARTEFACTS = Path(__file__).resolve().parents[2] / "test-results" / "browser"
-PASSWORD = "browser-test-pass"  # noqa: S105 - a throwaway user of a throwaway database
+PASSWORD = "browser-test-pass"  # a throwaway user of a throwaway database
 WIDTHS = {"phone": 390, "desktop": 1280}
 
 
