@@ -71,6 +71,8 @@ def script_text() -> dict[str, str]:
         "to_act": _("to act"),
         "void": _("void: {suit}"),
         "wall": _("Wall: {count} tiles left"),
+        "dice": _("Dice: {dice}"),
+        "dealer_is": _("Dealer: {name}"),
         "hidden": _("{count} hidden tiles"),
         "meld_from": _("from {name}"),
         "claimed_by": _("claimed by {name}"),

@@ -211,7 +211,11 @@
     $("step-label").textContent = fmt(T.step, { step: step, last: last });
     $("step-text").textContent = describe(step);
     var wall = frame.wall_remaining;
-    $("wall-count").textContent = wall === undefined || wall === null ? "" : fmt(T.wall, { count: wall });
+    var facts = [];
+    if (wall !== undefined && wall !== null) facts.push(fmt(T.wall, { count: wall }));
+    if (Array.isArray(data.dice)) facts.push(fmt(T.dice, { dice: data.dice.join(" + ") }));
+    facts.push(fmt(T.dealer_is, { name: nameOf(data.dealer) }));
+    $("wall-count").textContent = facts.join(" · ");
     $("win-order").textContent = info.order.length
       ? fmt(T.win_order, { names: info.order.map(nameOf).join(" → ") }) : T.no_win;
     var box = $("step-violations");

@@ -23,31 +23,37 @@ CHROMIUM = os.environ.get("CHROMIUM") or next(
 ARTEFACTS = Path(__file__).resolve().parents[2] / "test-results" / "browser"
 PASSWORD = "browser-test-pass"  # a throwaway user of a throwaway database
 WIDTHS = {"phone": 390, "desktop": 1280}
+UNSAFE = "DJANGO_ALLOW_ASYNC_UNSAFE"
 
 
-@pytest.fixture(scope="session")
-def browser_type_launch_args(
-    browser_type_launch_args: dict[str, Any], _sync_orm_beside_playwright: None
-) -> dict[str, Any]:
+@pytest.fixture
+def browser(site: Any) -> Iterator[Any]:
+    """Chromium for one test, under a Playwright started for that test alone.
+
+    pytest-playwright's own fixtures keep Playwright (and the event loop its sync API runs
+    in this thread) for the whole session, which makes Django refuse every later database
+    call of the process as "async"; so the loop lives only as long as one test here, and
+    Django's async-safety guard is relaxed only meanwhile (for this test's own ORM calls).
+    """
     if CHROMIUM is None:
         pytest.skip("no chromium: `apt-get install -y chromium fonts-noto-cjk` (as .ci/run does) "
                     "runs the browser tests; `playwright install` is not used")
-    return {**browser_type_launch_args, "executable_path": CHROMIUM,
-            "args": ["--no-sandbox", "--disable-dev-shm-usage"]}
+    from playwright.sync_api import sync_playwright
 
-
-@pytest.fixture(scope="session")
-def _sync_orm_beside_playwright() -> Iterator[None]:
-    """Playwright's sync API keeps an event loop running in this thread until the session
-    ends; the ORM calls of the tests (and of any test after them in this process) are
-    still synchronous, so Django's async-safety guard must not refuse them."""
-    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    yield
-    if before is None:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    else:
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
+    before = os.environ.get(UNSAFE)
+    os.environ[UNSAFE] = "true"
+    manager = sync_playwright().start()
+    try:
+        chromium = manager.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-dev-shm-usage"])
+        yield chromium
+        chromium.close()
+    finally:
+        manager.stop()
+        if before is None:
+            os.environ.pop(UNSAFE, None)
+        else:
+            os.environ[UNSAFE] = before
 
 
 @pytest.hookimpl(wrapper=True)
@@ -69,7 +75,7 @@ def site(transactional_db: Any, live_server: Any, cast: dict[str, Any], club: An
 
 
 @pytest.fixture
-def visit(browser: Any, site: Any, request: pytest.FixtureRequest
+def visit(site: Any, browser: Any, request: pytest.FixtureRequest
           ) -> Iterator[Callable[..., Any]]:
     """``visit(user, url, width=..., language=...)``: a signed-in page, its console errors
     collected in ``page.errors``; on a failure both widths are saved as screenshots."""
