@@ -66,6 +66,7 @@ def script_text() -> dict[str, str]:
         "other": _("Event {number}: {type}."),
         "step": _("Step {step} of {last}"),
         "gave": _("gave {tiles}"),
+        "received": _("received {tiles}"),
         "won": _("won #{order}"),
         "dealer": _("dealer"),
         "to_act": _("to act"),

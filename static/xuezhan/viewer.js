@@ -120,6 +120,20 @@
     }
   }
 
+  // the tiles a seat received in the exchange: its hand after, less its hand before without
+  // the three it gave (the direction is the ruleset's; the hands say what happened)
+  function received(seat) {
+    var before = ((frames[state.step - 1] || {}).hands || [])[seat] || [];
+    var after = ((frames[state.step] || {}).hands || [])[seat] || [];
+    var left = {};
+    before.forEach(function (t) { left[t] = (left[t] || 0) + 1; });
+    (derived[state.step].gave[seat] || []).forEach(function (t) { left[t] = (left[t] || 0) - 1; });
+    return after.filter(function (t) {
+      if (left[t] > 0) { left[t] -= 1; return false; }
+      return true;
+    });
+  }
+
   // -- drawing ---------------------------------------------------------------------------
   function renderSeat(seat, frame, info) {
     var panel = root.querySelector('.seat[data-seat="' + seat + '"]');
@@ -175,6 +189,11 @@
     if (exchangeStep && info.gave && info.gave[seat] && !hidden) {
       gave.appendChild(make("span", null, fmt(T.gave, { tiles: "" })));
       info.gave[seat].forEach(function (t) { gave.appendChild(tileNode(t, "small")); });
+      var got = received(seat);
+      if (got.length) {
+        gave.appendChild(make("span", "got", fmt(T.received, { tiles: "" })));
+        got.forEach(function (t) { gave.appendChild(tileNode(t, "small")); });
+      }
     }
     var river = panel.querySelector(".river");
     river.textContent = "";
