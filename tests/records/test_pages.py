@@ -256,3 +256,38 @@ def test_the_500_page_is_styled_and_needs_no_request_context(rf: Any) -> None:
     response = server_error(rf.get("/clubs/"))
     page = response.content.decode()
     assert response.status_code == 500 and 'class="error-page"' in page and "/clubs/" in page
+
+
+def test_every_club_page_answers_404_to_a_non_member(client: Any, club: Any, cast: Any,
+                                                      upload: Any) -> None:
+    match = upload(make_document(20))
+    olga = club.memberships.get(user=cast["olga"])
+    base = f"/clubs/{club.pk}"
+    gets = [f"{base}/", f"{base}/upload/", f"{base}/members/",
+            f"{base}/matches/{match.pk}/", f"{base}/matches/{match.pk}/rounds/1/"]
+    posts = [f"{base}/upload/", f"{base}/members/add/", f"{base}/members/{olga.pk}/",
+             f"{base}/matches/{match.pk}/reverify/", f"{base}/matches/{match.pk}/delete/"]
+    outsider = _as(client, cast["nora"])
+    assert [outsider.get(url).status_code for url in gets] == [404] * len(gets)
+    assert [outsider.post(url, {"remove": "1"}).status_code for url in posts] == [404] * len(posts)
+    assert Match.objects.filter(pk=match.pk).exists() and club.memberships.filter(pk=olga.pk)
+
+
+def test_signed_out_visitors_are_sent_to_sign_in(client: Any, club: Any) -> None:
+    for url in ("/clubs/", f"/clubs/{club.pk}/", f"/clubs/{club.pk}/members/"):
+        response = client.get(url)
+        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+
+
+def test_the_club_list_queries_do_not_grow_with_the_clubs(client: Any, cast: Any) -> None:
+    from records import services
+
+    user = _as(client, cast["nora"])
+    counts = []
+    for names in (["a"], ["b", "c", "d", "e", "f"]):
+        for name in names:
+            services.create_club(name=name, owner=cast["nora"])
+        with CaptureQueriesContext(connection) as queries:
+            assert user.get("/clubs/").status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
