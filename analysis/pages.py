@@ -10,11 +10,12 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from analysis import labels, selectors, services, viewer
+from analysis import labels, selectors, sentences, services, viewer
 from analysis.models import Payment
 from analysis.tasks import verify_match
 from records import selectors as records_selectors
@@ -48,6 +49,18 @@ def _line_sentence(payment: Payment, names: Mapping[int, str]) -> str:
         return payment.detail
 
 
+def line_sentence(payment: Payment, names: Mapping[int, str]) -> str:
+    """A settlement line in the page language: English pages word it as the engine does
+    (``payment_sentence``), others through the catalogue (``analysis.sentences``), naming
+    the players only; anything either cannot render shows the stored line."""
+    if (translation.get_language() or "en").startswith("en") or not payment.params:
+        return _line_sentence(payment, names)
+    try:
+        return sentences.sentence(payment.reason, payment.params, lambda n: names.get(n, str(n)))
+    except (KeyError, TypeError, ValueError):
+        return _line_sentence(payment, names)
+
+
 @login_required
 def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpResponse:
     membership = records_selectors.membership_for(user=request.user, club_id=club_id)
@@ -71,7 +84,7 @@ def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
                         "payer": names.get(p.payer, p.payer),
                         "payee": names.get(p.payee, p.payee),
                         "payment": p,
-                        "detail": _line_sentence(p, names),
+                        "detail": line_sentence(p, names),
                     }
                     for p in round_.payments.all()
                 ],

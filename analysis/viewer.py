@@ -124,14 +124,14 @@ def round_viewer(request: HttpRequest, club_id: int, match_id: int, number: int)
         for v in Violation.objects.filter(verification__match=match, round_index=index)
         .order_by("ordinal")
     ]
-    # the match page's one wording of a payment (imported here: that module imports this one)
-    from analysis.pages import _line_sentence
+    # the match page's wording of a payment (imported here: that module imports this one)
+    from analysis.pages import line_sentence
 
     payments = Payment.objects.filter(round=round_).order_by("ordinal")
     seat_names = dict(enumerate(names))
     context["lines"] = [
         {"payer": names[p.payer], "payee": names[p.payee], "amount": p.amount,
-         "reason": labels.label("reason", p.reason), "detail": _line_sentence(p, seat_names)}
+         "reason": labels.label("reason", p.reason), "detail": line_sentence(p, seat_names)}
         for p in payments
     ]
     round_doc = match.document["rounds"][index]

@@ -399,3 +399,17 @@ def test_a_verifying_match_page_refreshes_itself(member: Any, club: Any, upload:
     match = upload(make_document(15))
     page = member.get(f"/clubs/{club.pk}/matches/{match.pk}/").content.decode()
     assert '<meta http-equiv="refresh"' in page and "refreshes itself" in page
+
+
+def test_a_chinese_match_page_words_every_payment_in_chinese(
+    member: Any, club: Any, upload: Any
+) -> None:
+    from analysis import services
+
+    match = upload(json.loads((DATA / "drawn_round_pig_ting_check_refund_chengdu.json")
+                              .read_text()))
+    services.verify_match(match_id=match.pk)
+    page = member.get(f"/clubs/{club.pk}/matches/{match.pk}/",
+                      HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    assert "查花猪：流局时" in page and "查叫：流局时" in page and "退税：流局时" in page
+    assert " pays " not in page and "still in the round" not in page
