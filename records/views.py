@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import django_filters
+from django import forms
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
+from django_filters.fields import IsoDateTimeField
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import generics, status
@@ -181,16 +184,38 @@ class PlayerDetail(ClubMixin, generics.RetrieveUpdateAPIView[Player]):
 # -- matches -------------------------------------------------------------------------
 
 
+class UtcDateTimeField(IsoDateTimeField):  # type: ignore[misc]  # no stubs
+    """An ISO 8601 date and time, turned into UTC before it reaches the database.
+
+    PostgreSQL refuses a time-zone displacement of 16 hours or more, which Python accepts
+    (up to 24 hours); in UTC any offset is fine. A time that has no UTC equivalent (year 1
+    with a positive offset) is a 400, not an overflow.
+    """
+
+    def to_python(self, value: Any) -> datetime | None:
+        parsed: datetime | None = super().to_python(value)
+        if parsed is None:
+            return None
+        try:
+            return parsed.astimezone(UTC)
+        except OverflowError:
+            raise forms.ValidationError("out of range once converted to UTC") from None
+
+
+class UtcDateTimeFilter(django_filters.IsoDateTimeFilter):  # type: ignore[misc]  # no stubs
+    field_class = UtcDateTimeField
+
+
 class MatchFilter(django_filters.FilterSet):  # type: ignore[misc]  # no stubs
     player = django_filters.NumberFilter(
         field_name="seats__player", label="Only matches where this player (id) sat."
     )
     status = django_filters.ChoiceFilter(choices=Match.Status.choices)
     ruleset = django_filters.CharFilter(field_name="ruleset_name", label="Ruleset preset name.")
-    played_after = django_filters.IsoDateTimeFilter(
+    played_after = UtcDateTimeFilter(
         field_name="played_at", lookup_expr="gte", label="Played at or after (ISO 8601)."
     )
-    played_before = django_filters.IsoDateTimeFilter(
+    played_before = UtcDateTimeFilter(
         field_name="played_at", lookup_expr="lt", label="Played before (ISO 8601)."
     )
 

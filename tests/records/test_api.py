@@ -337,3 +337,31 @@ def test_too_many_multipart_fields_is_a_json_400(
     fields = {f"f{i}": "x" for i in range(10)}
     response = api_client(cast["mia"]).post(url(club), fields, format="multipart")
     assert response.status_code == 400 and response["Content-Type"] == "application/json"
+
+
+@pytest.mark.parametrize("offset", ["+16:00", "-16:48", "+23:59"])
+def test_a_date_filter_with_any_offset_is_asked_in_utc(
+    club: Any, cast: Any, api_client: Any, upload: Any, offset: str
+) -> None:
+    from datetime import UTC, datetime
+
+    from records.views import UtcDateTimeField
+
+    # PostgreSQL refuses offsets of 16 h or more: the value must reach it in UTC
+    value = UtcDateTimeField().clean(f"2026-11-10T00:00:00{offset}")
+    assert value.tzinfo is UTC
+    assert value == datetime.fromisoformat(f"2026-11-10T00:00:00{offset}")
+    upload(make_document(1))  # played 2026-11-02
+    response = api_client(cast["mia"]).get(
+        url(club), {"played_after": f"2026-11-01T00:00:00{offset}"}
+    )
+    assert response.status_code == 200 and response.json()["count"] == 1
+
+
+@pytest.mark.parametrize("value", ["0001-01-01T00:00:00+16:00", "9999-12-31T23:59:59-15:00"])
+def test_a_date_filter_with_no_utc_equivalent_is_a_400(
+    club: Any, cast: Any, api_client: Any, value: str
+) -> None:
+    response = api_client(cast["mia"]).get(url(club), {"played_before": value})
+    assert response.status_code == 400
+    assert "played_before" in response.content.decode()
