@@ -61,6 +61,11 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
         club = self.context["club"]
         if user is not None and not club.memberships.filter(user=user).exists():
             raise serializers.ValidationError("not a member of this club")
+        others = club.players.filter(user=user)
+        if self.instance is not None:
+            others = others.exclude(pk=self.instance.pk)
+        if user is not None and others.exists():
+            raise serializers.ValidationError("already linked to another player of this club")
         return user
 
     def validate_handle(self, handle: str) -> str:

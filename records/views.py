@@ -178,7 +178,13 @@ class PlayerDetail(ClubMixin, generics.RetrieveUpdateAPIView[Player]):
         player = serializer.instance
         assert player is not None
         user = serializer.validated_data.get("user", player.user)
-        services.link_player(player=player, user=user)
+        try:
+            with transaction.atomic():
+                services.link_player(player=player, user=user)
+        except IntegrityError:  # a concurrent request linked the user to another player
+            raise DRFValidationError(
+                {"username": ["already linked to another player of this club"]}
+            ) from None
 
 
 # -- matches -------------------------------------------------------------------------

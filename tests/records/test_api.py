@@ -322,7 +322,39 @@ def test_a_user_has_one_player_per_club(club: Any, cast: Any, api_client: Any) -
     first = client.post(players, {"handle": "mia", "username": "mia"}, format="json")
     assert first.status_code == 201
     second = client.post(players, {"handle": "mia2", "username": "mia"}, format="json")
-    assert second.status_code == 400 and "handle" in second.json()
+    assert second.status_code == 400 and "username" in second.json()
+
+
+def test_linking_a_user_who_has_a_player_already_is_a_400(
+    club: Any, cast: Any, api_client: Any
+) -> None:
+    client = api_client(cast["adam"])
+    players = f"/api/v1/clubs/{club.pk}/players/"
+    first = client.post(players, {"handle": "p1", "username": "mia"}, format="json")
+    assert first.status_code == 201
+    p2 = client.post(players, {"handle": "p2"}, format="json").json()["id"]
+    response = client.patch(f"{players}{p2}/", {"username": "mia"}, format="json")
+    assert response.status_code == 400 and "username" in response.json()
+    # the player already linked to mia may keep her
+    p1 = club.players.get(handle="p1").pk
+    assert client.patch(f"{players}{p1}/", {"username": "mia"}, format="json").status_code == 200
+
+
+def test_a_link_that_loses_a_race_is_a_400_not_a_500(
+    club: Any, cast: Any, api_client: Any, monkeypatch: Any
+) -> None:
+    from records import serializers
+
+    client = api_client(cast["adam"])
+    players = f"/api/v1/clubs/{club.pk}/players/"
+    client.post(players, {"handle": "p1", "username": "mia"}, format="json")
+    p2 = client.post(players, {"handle": "p2"}, format="json").json()["id"]
+    # the check passes, then the database refuses: as when another request linked her first
+    monkeypatch.setattr(
+        serializers.PlayerSerializer, "validate_username", lambda self, user: user
+    )
+    response = client.patch(f"{players}{p2}/", {"username": "mia"}, format="json")
+    assert response.status_code == 400 and "username" in response.json()
 
 
 def test_an_unknown_api_url_is_a_json_404(cast: Any, api_client: Any) -> None:
