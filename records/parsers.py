@@ -18,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser
+from rest_framework.parsers import DataAndFiles, JSONParser, MultiPartParser
 
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
@@ -128,3 +128,26 @@ class StrictJSONParser(JSONParser):
             return loads_strict(stream.read())
         except JSONError as exc:
             raise ParseError(f"JSON parse error - {exc}") from None
+
+
+class StrictMultiPartParser(MultiPartParser):
+    """DRF's multipart parser, refusing in form fields what the JSON parser refuses in strings.
+
+    A NUL character reaches PostgreSQL as an error (not storable, not even comparable), so
+    it is a 400 here, naming the field, whatever the view does with the value.
+    """
+
+    def parse(
+        self,
+        stream: Any,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> DataAndFiles[Any, Any]:
+        parsed = super().parse(stream, media_type, parser_context)
+        for name, values in parsed.data.lists():
+            if _UNSTORABLE.search(name) or any(_UNSTORABLE.search(v) for v in values):
+                raise ParseError(
+                    f"Multipart form parse error - field {name[:40]!r}: "
+                    "values may not contain NUL characters or unpaired surrogates"
+                )
+        return parsed

@@ -18,7 +18,6 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.exceptions import UnsupportedMediaType
 from rest_framework.exceptions import ValidationError as DRFValidationError
-from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
@@ -28,7 +27,7 @@ from analysis.tasks import verify_match
 from records import selectors, services
 from records.errors import UploadTooLarge
 from records.models import Club, Match, Membership, Player
-from records.parsers import StrictJSONParser
+from records.parsers import StrictJSONParser, StrictMultiPartParser
 from records.permissions import ClubMixin, signed_in
 from records.serializers import (
     ClubSerializer,
@@ -245,7 +244,7 @@ class MatchList(ClubMixin, generics.ListAPIView[Match]):
     queryset = Match.objects.none()  # for the schema; get_queryset() scopes it
     serializer_class = MatchSerializer
     filterset_class = MatchFilter
-    parser_classes = [StrictJSONParser, MultiPartParser]
+    parser_classes = [StrictJSONParser, StrictMultiPartParser]
 
     throttle_scope = "uploads"
 

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from records.parsers import JSONError, loads_strict, nesting_depth
@@ -51,3 +53,16 @@ def test_it_refuses_duplicates_deep_inside() -> None:
 
 def test_paired_surrogates_are_fine() -> None:
     assert loads_strict(b'"\\ud83c\\udc00"', max_depth=32) == "\U0001f000"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("value", ["mi\x00a", "\x00"])
+def test_a_nul_in_a_multipart_field_is_a_400_naming_the_field(
+    club: Any, cast: Any, api_client: Any, value: str
+) -> None:
+    # PostgreSQL cannot even compare a string holding NUL: it must never reach a query
+    response = api_client(cast["adam"]).post(
+        f"/api/v1/clubs/{club.pk}/memberships/", {"username": value}, format="multipart"
+    )
+    assert response.status_code == 400
+    assert "username" in response.json()["detail"] and "NUL" in response.json()["detail"]
