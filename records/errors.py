@@ -25,6 +25,26 @@ class DocumentError(Exception):
         return {"type": self.kind, "detail": self.detail, "errors": self.errors}
 
 
+class MatchConflict(DocumentError):
+    """The club has a match with this document's ``match_id`` but different content.
+
+    Never a silent overwrite nor a silent drop: a correction is a new ``match_id`` (or the
+    correction flow), so the client is told which match holds the id.
+    """
+
+    def __init__(self, match_id: int, source_match_id: str) -> None:
+        super().__init__(
+            "conflict",
+            f"Match {match_id} of this club already has match_id {source_match_id!r} with "
+            "different content. Upload a correction under a new match_id.",
+            [{"path": "$.match_id", "message": f"already used by match {match_id}"}],
+        )
+        self.match_id = match_id
+
+    def as_json(self) -> dict[str, Any]:
+        return {**super().as_json(), "match": self.match_id}
+
+
 class UploadTooLarge(Exception):
     """A body or file over UPLOAD_MAX_BYTES."""
 
@@ -49,6 +69,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """DRF's handler, plus: an oversized body is a 413 with a JSON body, not Django's HTML 400."""
     if isinstance(exc, RequestDataTooBig | UploadTooLarge):
         return Response(too_large_json(), status=413)
+    if isinstance(exc, MatchConflict):
+        return Response(exc.as_json(), status=409)
     if isinstance(exc, DocumentError):
         return Response(exc.as_json(), status=400)
     if isinstance(exc, SuspiciousOperation):  # e.g. too many multipart fields

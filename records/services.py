@@ -15,7 +15,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from records import selectors
-from records.errors import DocumentError, UploadTooLarge
+from records.errors import DocumentError, MatchConflict, UploadTooLarge
 from records.models import Club, Match, Membership, Player, Round, Seat
 from records.parsers import JSONError, loads_strict
 from xuezhan.errors import XuezhanError
@@ -156,11 +156,12 @@ def check_document(doc: Any) -> tuple[Rules, datetime | None]:
 def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:
     """Store a match document in ``club``, or find the copy already there.
 
-    The same document (same canonical hash) or the same source ``match_id`` uploaded twice
-    gives the first match back, ``created=False``; the database's unique constraints make
-    that hold under concurrent uploads too.
+    The same document (same canonical hash) uploaded twice gives the first match back,
+    ``created=False``; the database's unique constraints make that hold under concurrent
+    uploads too. The same source ``match_id`` with other content is a conflict.
 
     :raises UploadTooLarge, DocumentError: nothing is stored then.
+    :raises MatchConflict: the club has this ``match_id`` with other content.
     """
     doc = parse_document(raw)
     rules, played_at = check_document(doc)
@@ -171,7 +172,7 @@ def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:
         club=club, content_sha256=content_sha256, source_match_id=source_match_id
     )
     if existing is not None:
-        return Upload(existing, created=False)
+        return _same_upload(existing, content_sha256)
     try:
         with transaction.atomic():
             match = Match.objects.create(
@@ -205,8 +206,14 @@ def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:
         )
         if existing is None:
             raise
-        return Upload(existing, created=False)
+        return _same_upload(existing, content_sha256)
     return Upload(match, created=True)
+
+
+def _same_upload(existing: Match, content_sha256: str) -> Upload:
+    if existing.content_sha256 != content_sha256:
+        raise MatchConflict(existing.pk, existing.source_match_id or "")
+    return Upload(existing, created=False)
 
 
 def delete_match(*, match: Match) -> None:

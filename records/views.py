@@ -263,6 +263,10 @@ class MatchList(ClubMixin, generics.ListAPIView[Match]):
         responses={
             201: OpenApiResponse(MatchSerializer, "Stored; verification is queued."),
             200: OpenApiResponse(MatchSerializer, "Already uploaded to this club: that match."),
+            409: OpenApiResponse(
+                DocumentErrorSerializer,
+                "The club has a match with this match_id and other content (``match``).",
+            ),
             400: OpenApiResponse(DocumentErrorSerializer, "Not JSON, or not a valid document."),
             413: OpenApiResponse(DocumentErrorSerializer, "Over the upload limit."),
             429: OpenApiResponse(description="Too many uploads; see Retry-After."),
@@ -284,9 +288,14 @@ def _uploaded_bytes(request: Request) -> bytes:
     """The document's bytes, verbatim: the JSON body, or the uploaded file."""
     content_type = request.content_type or ""
     if content_type.startswith("multipart/form-data"):
-        upload = request.FILES.get("file")
-        if upload is None:
+        files = request.FILES.getlist("file")
+        if not files:
             raise DRFValidationError({"file": ["Attach the document as a file named 'file'."]})
+        if len(files) > 1:
+            raise DRFValidationError(
+                {"file": [f"One document per upload: {len(files)} files are named 'file'."]}
+            )
+        upload = files[0]
         if upload.size is not None and upload.size > settings.UPLOAD_MAX_BYTES:
             raise UploadTooLarge()
         return bytes(upload.read())

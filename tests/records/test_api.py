@@ -397,3 +397,28 @@ def test_a_date_filter_with_no_utc_equivalent_is_a_400(
     response = api_client(cast["mia"]).get(url(club), {"played_before": value})
     assert response.status_code == 400
     assert "played_before" in response.content.decode()
+
+
+def test_the_same_match_id_with_other_content_is_a_409_naming_the_match(
+    club: Any, cast: Any, api_client: Any
+) -> None:
+    client = api_client(cast["mia"])
+    first = post_json(client, club, dumps(make_document(5, match_id="x")))
+    assert first.status_code == 201
+    assert post_json(client, club, dumps(make_document(5, match_id="x"))).status_code == 200
+    response = post_json(client, club, dumps(make_document(6, match_id="x")))
+    assert response.status_code == 409
+    body = response.json()
+    assert body["type"] == "conflict" and body["match"] == first.json()["id"]
+    assert f"Match {first.json()['id']}" in body["detail"] and "content" in body["detail"]
+    assert Match.objects.count() == 1
+
+
+def test_two_file_parts_in_one_upload_are_a_400(club: Any, cast: Any, api_client: Any) -> None:
+    files = [
+        SimpleUploadedFile(f"m{n}.json", dumps(make_document(n)), "application/json")
+        for n in (1, 2)
+    ]
+    response = api_client(cast["mia"]).post(url(club), {"file": files}, format="multipart")
+    assert response.status_code == 400 and "file" in response.content.decode()
+    assert Match.objects.count() == 0
