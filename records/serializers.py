@@ -124,8 +124,21 @@ class ErrorItemSerializer(serializers.Serializer[Any]):
 
 
 class DocumentErrorSerializer(serializers.Serializer[Any]):
-    type = serializers.CharField(help_text="invalid_json, invalid_document or payload_too_large")
-    detail = serializers.CharField()
+    """The problem shape: the body of every 4xx and 5xx answer of the API."""
+
+    type = serializers.CharField(
+        help_text="A stable code: invalid_json, invalid_document, invalid_request, "
+        "parse_error, conflict, not_authenticated, authentication_failed, "
+        "permission_denied, not_found, method_not_allowed, not_acceptable, "
+        "unsupported_media_type, payload_too_large, throttled, server_error, …"
+    )
+    detail = serializers.CharField(help_text="What went wrong, in a sentence.")
     # DRF's metaclass moves declared fields out of the class, so this does not hide .errors
-    errors = ErrorItemSerializer(many=True, required=False)  # type: ignore[assignment]
+    errors = ErrorItemSerializer(many=True)  # type: ignore[assignment]
     limit = serializers.IntegerField(required=False, help_text="The size limit, in bytes.")
+    match = serializers.IntegerField(
+        required=False, help_text="conflict: the id of the match that holds this match_id."
+    )
+    retry_after = serializers.IntegerField(
+        required=False, help_text="throttled: seconds to wait (also the Retry-After header)."
+    )

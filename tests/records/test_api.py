@@ -18,6 +18,11 @@ def url(club: Any) -> str:
     return f"/api/v1/clubs/{club.pk}/matches/"
 
 
+def error_paths(response: Any) -> list[str]:
+    """The JSON paths a problem-shaped error body names."""
+    return [error["path"] for error in response.json()["errors"]]
+
+
 def post_json(client: Any, club: Any, body: bytes) -> Any:
     return client.generic("POST", url(club), body, content_type="application/json")
 
@@ -63,7 +68,8 @@ def test_no_rate_limit_when_it_is_switched_off(
 
 def test_a_multipart_upload_without_a_file_is_a_400(club: Any, cast: Any, api_client: Any) -> None:
     response = api_client(cast["mia"]).post(url(club), {"x": "1"}, format="multipart")
-    assert response.status_code == 400 and "file" in response.json()
+    assert response.status_code == 400 and error_paths(response) == ["$.file"]
+    assert response.json()["type"] == "invalid_request"
 
 
 def test_the_upload_enqueues_verification_after_commit(
@@ -274,7 +280,8 @@ def test_the_last_owner_cannot_step_down(club: Any, cast: Any, api_client: Any) 
     response = api_client(cast["olga"]).patch(
         f"/api/v1/clubs/{club.pk}/memberships/{owner.pk}/", {"role": "admin"}, format="json"
     )
-    assert response.status_code == 400 and "owner" in response.json()["role"][0]
+    assert response.status_code == 400 and error_paths(response) == ["$.role"]
+    assert "owner" in response.json()["errors"][0]["message"]
 
 
 def test_a_player_can_be_linked_to_a_member_only(
@@ -322,7 +329,7 @@ def test_a_user_has_one_player_per_club(club: Any, cast: Any, api_client: Any) -
     first = client.post(players, {"handle": "mia", "username": "mia"}, format="json")
     assert first.status_code == 201
     second = client.post(players, {"handle": "mia2", "username": "mia"}, format="json")
-    assert second.status_code == 400 and "username" in second.json()
+    assert second.status_code == 400 and error_paths(second) == ["$.username"]
 
 
 def test_linking_a_user_who_has_a_player_already_is_a_400(
@@ -334,7 +341,7 @@ def test_linking_a_user_who_has_a_player_already_is_a_400(
     assert first.status_code == 201
     p2 = client.post(players, {"handle": "p2"}, format="json").json()["id"]
     response = client.patch(f"{players}{p2}/", {"username": "mia"}, format="json")
-    assert response.status_code == 400 and "username" in response.json()
+    assert response.status_code == 400 and error_paths(response) == ["$.username"]
     # the player already linked to mia may keep her
     p1 = club.players.get(handle="p1").pk
     assert client.patch(f"{players}{p1}/", {"username": "mia"}, format="json").status_code == 200
@@ -354,12 +361,13 @@ def test_a_link_that_loses_a_race_is_a_400_not_a_500(
         serializers.PlayerSerializer, "validate_username", lambda self, user: user
     )
     response = client.patch(f"{players}{p2}/", {"username": "mia"}, format="json")
-    assert response.status_code == 400 and "username" in response.json()
+    assert response.status_code == 400 and error_paths(response) == ["$.username"]
 
 
 def test_an_unknown_api_url_is_a_json_404(cast: Any, api_client: Any) -> None:
     response = api_client(cast["mia"]).get("/api/v1/clubs/not-a-number/")
-    assert response.status_code == 404 and response.json() == {"detail": "Not found."}
+    assert response.status_code == 404
+    assert response.json() == {"type": "not_found", "detail": "Not found.", "errors": []}
 
 
 def test_too_many_multipart_fields_is_a_json_400(

@@ -220,6 +220,10 @@ SPECTACULAR_SETTINGS = {
     # The docs page's Swagger UI is served from this site (drf-spectacular-sidecar), no CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "records.schema.document_errors",  # every error status, with the problem shape
+    ],
 }
 
 # Celery. CELERY_BROKER_URL unset: tasks run eagerly in the web process (no broker needed).
