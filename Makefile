@@ -24,6 +24,7 @@ test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 run: install
+	mkdir -p var  # the SQLite file's folder (the settings never write on import)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py runserver 127.0.0.1:8000

@@ -9,12 +9,13 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
-# Local state (the default SQLite file, a generated secret key); .gitignore'd.
+# Local state of a laptop (the default SQLite file); .gitignore'd.
 VAR_DIR = Path(os.environ.get("XUEZHAN_VAR_DIR", str(BASE_DIR / "var")))
 
 
@@ -41,41 +42,63 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-def _secret_key() -> str:
-    """SECRET_KEY from the environment, else a random key kept in var/secret_key.
+def envsecret(name: str) -> str:
+    """A secret from ``NAME``, or else from the file that ``NAME_FILE`` names ("" if neither).
 
-    Never a well-known default: an unset key on a server still gets a private one.
+    The file form suits container and systemd secrets (a path, not a value in the
+    environment). A named file that cannot be read is an error, never an empty secret.
     """
-    key = os.environ.get("SECRET_KEY", "")
-    if key:
-        return key
-    path = VAR_DIR / "secret_key"
+    value = os.environ.get(name, "")
+    if value:
+        return value
+    path = os.environ.get(f"{name}_FILE", "")
+    if not path:
+        return ""
     try:
-        return path.read_text().strip()
-    except FileNotFoundError:
-        VAR_DIR.mkdir(parents=True, exist_ok=True)
-        key = secrets.token_urlsafe(50)
-        path.write_text(key)
-        path.chmod(0o600)
-        return key
+        value = Path(path).read_text().strip()
+    except OSError as exc:
+        raise ImproperlyConfigured(f"{name}_FILE={path}: cannot read it ({exc.strerror})") from None
+    if not value:
+        raise ImproperlyConfigured(f"{name}_FILE={path}: the file is empty")
+    return value
+
+
+def transport_security(https_only: bool) -> dict[str, Any]:
+    """Behind a TLS-terminating proxy: every transport-security setting that
+    `manage.py check --deploy` asks for, on or off together."""
+    return {
+        "SECURE_SSL_REDIRECT": https_only,
+        "SESSION_COOKIE_SECURE": https_only,
+        "CSRF_COOKIE_SECURE": https_only,
+        "SECURE_HSTS_SECONDS": envint("SECURE_HSTS_SECONDS", 31536000 if https_only else 0),
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS": https_only,
+        "SECURE_HSTS_PRELOAD": https_only,
+        "SECURE_PROXY_SSL_HEADER": ("HTTP_X_FORWARDED_PROTO", "https") if https_only else None,
+    }
+
+
+def database(url: str) -> dict[str, Any]:
+    config: dict[str, Any] = dict(
+        dj_database_url.parse(
+            url, conn_max_age=envint("DATABASE_CONN_MAX_AGE", 60), conn_health_checks=True
+        )
+    )
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        # BEGIN IMMEDIATE: writers queue on the lock instead of failing with "database is locked".
+        config["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    return config
 
 
 DEBUG = envbool("DEBUG", "False")
-SECRET_KEY = _secret_key()
+# Unset here (a laptop, the tests): a random key for this process, never a well-known one,
+# never written anywhere. Sessions then last as long as the process; production settings
+# (xuezhan/config/production.py) require SECRET_KEY or SECRET_KEY_FILE.
+SECRET_KEY = envsecret("SECRET_KEY") or secrets.token_urlsafe(50)
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 
-# Behind a TLS-terminating proxy in production: HTTPS_ONLY=True turns on every
-# transport-security setting that `manage.py check --deploy` asks for.
 HTTPS_ONLY = envbool("HTTPS_ONLY", "False")
-SECURE_SSL_REDIRECT = HTTPS_ONLY
-SESSION_COOKIE_SECURE = HTTPS_ONLY
-CSRF_COOKIE_SECURE = HTTPS_ONLY
-SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 31536000 if HTTPS_ONLY else 0)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS_ONLY
-SECURE_HSTS_PRELOAD = HTTPS_ONLY
-if HTTPS_ONLY:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+globals().update(transport_security(HTTPS_ONLY))  # SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, …
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
@@ -128,21 +151,11 @@ TEMPLATES = [
     },
 ]
 
-# Database: DATABASE_URL (postgres://… through psycopg 3 in production), else a SQLite file.
-DATABASE_URL = os.environ.get("DATABASE_URL", "")
-if not DATABASE_URL:
-    VAR_DIR.mkdir(parents=True, exist_ok=True)
-    DATABASE_URL = f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
+# Database: DATABASE_URL (postgres://… through psycopg 3 in production), else a SQLite file
+# in var/ (`make run` creates the folder; importing the settings writes nothing).
 DATABASES = {
-    "default": dj_database_url.parse(
-        DATABASE_URL,
-        conn_max_age=envint("DATABASE_CONN_MAX_AGE", 60),
-        conn_health_checks=True,
-    )
+    "default": database(envsecret("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}")
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # BEGIN IMMEDIATE: writers queue on the lock instead of failing with "database is locked".
-    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -161,10 +174,10 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", str(VAR_DIR / "static")))
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns about a missing one
-# Serve app static files (admin CSS) straight from the finders: no collectstatic step
-# is needed for `make run`; production may still run collectstatic.
+# Serve app static files (admin CSS) straight from the finders: no collectstatic step is
+# needed for `make run`. Production collects them into STATIC_ROOT (production.py).
+_static_root = os.environ.get("STATIC_ROOT", "")
+STATIC_ROOT: Path | None = Path(_static_root) if _static_root else None
 WHITENOISE_USE_FINDERS = True
 
 # Upload limits. A 16-round match log is ≲ 250 KB, so 1 MiB is generous.
@@ -178,7 +191,7 @@ UPLOAD_RATE_LIMIT = os.environ.get("UPLOAD_RATE_LIMIT", "600/hour")
 
 # The cache holds the upload counts. Per process by default; with several web processes
 # give them a shared one, e.g. CACHE_URL=redis://127.0.0.1:6379/1.
-CACHE_URL = os.environ.get("CACHE_URL", "")
+CACHE_URL = envsecret("CACHE_URL")
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
     if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
@@ -228,7 +241,7 @@ SPECTACULAR_SETTINGS = {
 
 # Celery. CELERY_BROKER_URL unset: tasks run eagerly in the web process (no broker needed).
 # Set (redis://… or amqp://…): tasks go to real workers, `celery -A xuezhan.config worker`.
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
+CELERY_BROKER_URL = envsecret("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://localhost/"
