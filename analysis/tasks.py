@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
@@ -22,6 +24,11 @@ def verify_match(match_id: int) -> str:
     if not services.claim_match(match_id=match_id):
         return "skipped"
     return str(services.verify_match(match_id=match_id).status)
+
+
+def queue_verification(sender: Any, *, match_id: int, **kwargs: Any) -> None:
+    """The receiver of records' ``match_needs_verifying`` (sent after commit)."""
+    verify_match.delay(match_id)
 
 
 @shared_task(acks_late=True)

@@ -8,7 +8,6 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from analysis.tasks import verify_match
 from records import selectors, services
 from records.errors import DocumentError, UploadTooLarge, too_large_json
 from records.models import Membership
@@ -70,7 +69,5 @@ def match_upload(request: HttpRequest, club_id: int) -> HttpResponse:
         context["detail"] = exc.detail
         context["errors"] = exc.errors
         return render(request, "records/match_upload.html", context, status=400)
-    if result.created:
-        verify_match.delay_on_commit(result.match.pk)
     url = redirect("pages:match-detail", club_id=club.pk, match_id=result.match.pk).url
     return redirect(url + ("" if result.created else "?duplicate=1"))

@@ -1,6 +1,7 @@
 """Writes to the records: clubs, memberships, players, and match uploads.
 
-Services never enqueue tasks; the views and commands that call them do, after commit.
+Services never enqueue tasks: a new match is announced (records.signals) after commit,
+and whoever listens (the analysis app) queues its verification.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from records import selectors
 from records.errors import DocumentError, MatchConflict, UploadTooLarge
 from records.models import Club, Match, Membership, Player, Round, Seat
 from records.parsers import JSONError, loads_strict
+from records.signals import publish_needs_verifying
 from xuezhan.errors import XuezhanError
 from xuezhan.rules import Rules
 from xuezhan.schema import canonical_bytes, validate_document
@@ -207,6 +209,7 @@ def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:
         if existing is None:
             raise
         return _same_upload(existing, content_sha256)
+    publish_needs_verifying(match.pk)
     return Upload(match, created=True)
 
 

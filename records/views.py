@@ -23,7 +23,6 @@ from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 from rest_framework.throttling import BaseThrottle
 
-from analysis.tasks import verify_match
 from records import selectors, services
 from records.errors import UploadTooLarge
 from records.models import Club, Match, Membership, Player
@@ -277,8 +276,6 @@ class MatchList(ClubMixin, generics.ListAPIView[Match]):
         upload = services.upload_match(
             club=self.club, raw=_uploaded_bytes(request), uploaded_by=signed_in(request)
         )
-        if upload.created:
-            verify_match.delay_on_commit(upload.match.pk)
         match = selectors.club_matches(self.club).get(pk=upload.match.pk)  # status after commit
         code = status.HTTP_201_CREATED if upload.created else status.HTTP_200_OK
         return Response(MatchSerializer(match).data, status=code)

@@ -55,3 +55,16 @@ def test_the_periodic_sweeper_requeues_and_runs(upload: Any, settings: Any) -> N
     Match.objects.filter(pk=match.pk).update(status_changed_at=stuck_since)
     assert tasks.sweep_stuck_matches.delay().get() == 1
     assert Match.objects.get(pk=match.pk).status == "verified"
+
+
+def test_an_upload_is_verified_through_the_signal_analysis_listens_to(
+    club: Any, cast: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from records import services as records_services
+    from tests.records.documents import dumps
+
+    with django_capture_on_commit_callbacks(execute=True):
+        upload = records_services.upload_match(
+            club=club, raw=dumps(make_document(4)), uploaded_by=cast["mia"]
+        )
+    assert Match.objects.get(pk=upload.match.pk).status == "verified"

@@ -12,7 +12,6 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from rest_framework.authtoken.models import Token
 
-from analysis.tasks import verify_match
 from records import services
 from records.errors import DocumentError
 from records.models import Club, Membership
@@ -78,8 +77,7 @@ class Command(BaseCommand):
                 self.stderr.write(f"skipped a document: {exc.detail} {exc.errors[:3]}")
                 continue
             if upload.created:
-                created += 1
-                verify_match.delay_on_commit(upload.match.pk)
+                created += 1  # verification is queued by the upload, after commit
         statuses: dict[str, int] = {}
         for status in club.matches.values_list("status", flat=True):
             statuses[status] = statuses.get(status, 0) + 1
