@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from records.models import Club, Match, Membership, Player, Seat
+from records.models import AccessToken, Club, Invitation, Match, Membership, Player, Seat
 
 User = get_user_model()
 
@@ -75,6 +75,65 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
         if self.instance is None and club.players.filter(handle=handle).exists():
             raise serializers.ValidationError("this club already has a player with this handle")
         return handle
+
+
+class SignInSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096, trim_whitespace=False)
+    name = serializers.CharField(
+        max_length=100, required=False, default="", help_text="A name for the token (the app)."
+    )
+
+
+class AccessTokenSerializer(serializers.ModelSerializer[AccessToken]):
+    class Meta:
+        model = AccessToken
+        fields = ["id", "name", "prefix", "created_at", "expires_at", "last_used_at"]
+        read_only_fields = fields
+
+
+class IssuedTokenSerializer(serializers.Serializer[Any]):
+    """A token just issued: the key, shown this once."""
+
+    token = serializers.CharField(source="key", help_text="Send as 'Authorization: Token <key>'.")
+    id = serializers.IntegerField(source="token.id")
+    name = serializers.CharField(source="token.name")
+    expires_at = serializers.DateTimeField(source="token.expires_at")
+
+
+class InvitationSerializer(serializers.ModelSerializer[Invitation]):
+    club_name = serializers.CharField(source="club.name", read_only=True)
+    invited_by = serializers.CharField(
+        source="invited_by.username", read_only=True, allow_null=True, default=None
+    )
+    link_token = serializers.CharField(
+        read_only=True,
+        allow_null=True,
+        default=None,
+        help_text="A link invitation's secret, in the answer that creates it only.",
+    )
+
+    class Meta:
+        model = Invitation
+        fields = [
+            "id", "club", "club_name", "role", "username", "invited_by", "status",
+            "created_at", "expires_at", "link_token",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class InvitationCreateSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField(
+        max_length=150,
+        required=False,
+        allow_null=True,
+        help_text="The user name to invite; leave it out for a link any one user may redeem.",
+    )
+    role = serializers.ChoiceField(choices=Membership.Role.choices, default="member")
+
+
+class LinkRedeemSerializer(serializers.Serializer[Any]):
+    token = serializers.CharField(max_length=100, help_text="The invitation link's secret.")
 
 
 class SeatSerializer(serializers.ModelSerializer[Seat]):

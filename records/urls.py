@@ -1,6 +1,6 @@
 from django.urls import path
 
-from records import views
+from records import account_views, views
 
 urlpatterns = [
     path("clubs/", views.ClubList.as_view(), name="club-list"),
@@ -22,4 +22,31 @@ urlpatterns = [
         name="player-detail",
     ),
     path("clubs/<int:club_id>/matches/", views.MatchList.as_view(), name="match-list"),
+    path(
+        "clubs/<int:club_id>/invitations/",
+        account_views.ClubInvitationList.as_view(),
+        name="club-invitation-list",
+    ),
+    path(
+        "clubs/<int:club_id>/invitations/<int:invitation_id>/",
+        account_views.ClubInvitationDetail.as_view(),
+        name="club-invitation-detail",
+    ),
+    path("invitations/", account_views.MyInvitationList.as_view(), name="invitation-list"),
+    path(
+        "invitations/<int:invitation_id>/accept/",
+        account_views.InvitationAnswer.as_view(accept=True),
+        name="invitation-accept",
+    ),
+    path(
+        "invitations/<int:invitation_id>/decline/",
+        account_views.InvitationAnswer.as_view(accept=False),
+        name="invitation-decline",
+    ),
+    path("invitations/redeem/", account_views.LinkRedeem.as_view(), name="invitation-redeem"),
+    path("auth/token/", account_views.TokenIssue.as_view(), name="auth-token"),
+    path("auth/tokens/", account_views.TokenList.as_view(), name="token-list"),
+    path(
+        "auth/tokens/<int:token_id>/", account_views.TokenDetail.as_view(), name="token-detail"
+    ),
 ]

@@ -33,7 +33,6 @@ from records.serializers import (
     DocumentErrorSerializer,
     MatchSerializer,
     MembershipRoleSerializer,
-    MembershipSerializer,
     PlayerSerializer,
     UploadFileSerializer,
 )
@@ -75,27 +74,15 @@ class ClubDetail(ClubMixin, generics.RetrieveUpdateDestroyAPIView[Club]):
 # -- memberships ---------------------------------------------------------------------
 
 
-class MembershipList(ClubMixin, generics.ListCreateAPIView[Membership]):
-    """The members of a club and their roles; admins add members (only owners add owners)."""
+class MembershipList(ClubMixin, generics.ListAPIView[Membership]):
+    """The members of a club and their roles. Members join by accepting an invitation
+    (``invitations/``): nobody is added to a club without saying so."""
 
     queryset = Membership.objects.none()  # for the schema; get_queryset() scopes it
-    serializer_class = MembershipSerializer
-    roles = {"POST": ADMIN}
+    serializer_class = MembershipRoleSerializer
 
     def get_queryset(self) -> QuerySet[Membership]:
         return selectors.club_memberships(self.club)
-
-    def perform_create(self, serializer: BaseSerializer[Membership]) -> None:
-        role = serializer.validated_data.get("role", Membership.Role.MEMBER)
-        self._check_may_grant(role)
-        user = serializer.validated_data["user"]
-        if self.club.memberships.filter(user=user).exists():
-            raise DRFValidationError({"username": ["already a member of this club"]})
-        serializer.instance = services.add_member(club=self.club, user=user, role=role)
-
-    def _check_may_grant(self, role: str) -> None:
-        if role == OWNER and not self.membership.has_role(OWNER):
-            self.permission_denied(self.request, "Only an owner can make an owner.")
 
 
 class MembershipDetail(ClubMixin, generics.RetrieveUpdateDestroyAPIView[Membership]):

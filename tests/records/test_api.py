@@ -260,15 +260,15 @@ def test_creating_a_club_makes_you_its_owner(cast: Any, api_client: Any) -> None
     assert [(m["username"], m["role"]) for m in body.json()["results"]] == [("nora", "owner")]
 
 
-def test_an_admin_cannot_make_an_owner(club: Any, cast: Any, api_client: Any) -> None:
+def test_an_admin_cannot_invite_an_owner(club: Any, cast: Any, api_client: Any) -> None:
     response = api_client(cast["adam"]).post(
-        f"/api/v1/clubs/{club.pk}/memberships/",
+        f"/api/v1/clubs/{club.pk}/invitations/",
         {"username": "nora", "role": "owner"},
         format="json",
     )
     assert response.status_code == 403
     response = api_client(cast["olga"]).post(
-        f"/api/v1/clubs/{club.pk}/memberships/",
+        f"/api/v1/clubs/{club.pk}/invitations/",
         {"username": "nora", "role": "owner"},
         format="json",
     )

@@ -19,8 +19,8 @@ def matches(club: Any) -> str:
     return f"/api/v1/clubs/{club.pk}/matches/"
 
 
-def members(club: Any) -> str:
-    return f"/api/v1/clubs/{club.pk}/memberships/"
+def invitations(club: Any) -> str:
+    return f"/api/v1/clubs/{club.pk}/invitations/"
 
 
 Probe = Callable[[Any, Any, Any, Any], Any]
@@ -49,9 +49,9 @@ PROBES: dict[str, tuple[int, Probe, tuple[str, str]]] = {
     "field error": (
         400,
         lambda c, club, cast, s: c(cast["adam"]).post(
-            members(club), {"username": "mia", "role": "king"}, format="json"
+            invitations(club), {"username": "zed", "role": "king"}, format="json"
         ),
-        ("/api/v1/clubs/{club_id}/memberships/", "post"),
+        ("/api/v1/clubs/{club_id}/invitations/", "post"),
     ),
     "bad filter": (
         400,
@@ -70,8 +70,8 @@ PROBES: dict[str, tuple[int, Probe, tuple[str, str]]] = {
     ),
     "member on an admin action": (
         403,
-        lambda c, club, cast, s: c(cast["mia"]).post(members(club), {"username": "nora"}),
-        ("/api/v1/clubs/{club_id}/memberships/", "post"),
+        lambda c, club, cast, s: c(cast["mia"]).post(invitations(club), {"username": "nora"}),
+        ("/api/v1/clubs/{club_id}/invitations/", "post"),
     ),
     "not a member": (
         404,

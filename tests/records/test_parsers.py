@@ -62,7 +62,7 @@ def test_a_nul_in_a_multipart_field_is_a_400_naming_the_field(
 ) -> None:
     # PostgreSQL cannot even compare a string holding NUL: it must never reach a query
     response = api_client(cast["adam"]).post(
-        f"/api/v1/clubs/{club.pk}/memberships/", {"username": value}, format="multipart"
+        f"/api/v1/clubs/{club.pk}/invitations/", {"username": value}, format="multipart"
     )
     assert response.status_code == 400
     assert "username" in response.json()["detail"] and "NUL" in response.json()["detail"]

@@ -113,7 +113,6 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -202,10 +201,18 @@ CACHES = {
 VERIFY_STUCK_AFTER_SECONDS = envint("VERIFY_STUCK_AFTER_SECONDS", 600)
 VERIFY_MAX_ATTEMPTS = envint("VERIFY_MAX_ATTEMPTS", 5)
 
+# Accounts. API tokens expire after TOKEN_TTL_SECONDS (30 days); invitations to a club after
+# INVITATION_TTL_SECONDS (7 days). Sign-in attempts (the page and the token endpoint) are
+# limited per user name and per address (DRF rate syntax; "" turns a limit off): 429.
+TOKEN_TTL_SECONDS = envint("TOKEN_TTL_SECONDS", 30 * 24 * 3600)
+INVITATION_TTL_SECONDS = envint("INVITATION_TTL_SECONDS", 7 * 24 * 3600)
+SIGNIN_RATE_PER_USERNAME = os.environ.get("SIGNIN_RATE_PER_USERNAME", "10/hour")
+SIGNIN_RATE_PER_ADDRESS = os.environ.get("SIGNIN_RATE_PER_ADDRESS", "60/hour")
+
 REST_FRAMEWORK = {
     # Token first, so that anonymous API calls get 401 with WWW-Authenticate.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "records.authentication.AccessTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -222,6 +229,8 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "records.errors.exception_handler",
+    # Proxies in front of the site whose X-Forwarded-For to trust (0: use REMOTE_ADDR).
+    "NUM_PROXIES": envint("NUM_PROXIES", 0),
 }
 
 SPECTACULAR_SETTINGS = {
@@ -233,6 +242,10 @@ SPECTACULAR_SETTINGS = {
     # The docs page's Swagger UI is served from this site (drf-spectacular-sidecar), no CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "MatchStatusEnum": "records.models.Match.Status",
+        "InvitationStatusEnum": "records.models.Invitation.Status",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "records.schema.document_errors",  # every error status, with the problem shape

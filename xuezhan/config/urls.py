@@ -4,15 +4,14 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 
 from analysis import pages as analysis_pages
 from records import pages as records_pages
+from records.signin import ThrottledLoginView
 
 api: list[URLPattern | URLResolver] = [
     path("", include("records.urls")),
     path("", include("analysis.urls")),
-    path("auth/token/", obtain_auth_token, name="auth-token"),
     path("schema/", SpectacularAPIView.as_view(api_version="1"), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]
@@ -31,7 +30,7 @@ pages: list[URLPattern | URLResolver] = [
 
 urlpatterns = [
     path("api/v1/", include((api, "api"))),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("", include((pages, "pages"))),

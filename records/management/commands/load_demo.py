@@ -10,7 +10,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
-from rest_framework.authtoken.models import Token
 
 from records import services
 from records.errors import DocumentError
@@ -82,7 +81,7 @@ class Command(BaseCommand):
         for status in club.matches.values_list("status", flat=True):
             statuses[status] = statuses.get(status, 0) + 1
         summary = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())) or "no matches"
-        token, _ = Token.objects.get_or_create(user=users["owner"])
+        token = services.issue_token(user=users["owner"], name="load_demo")
         self.stdout.write(
             f"Demo club #{club.pk}: {created} new matches from {source} ({summary}).\n"
             f"Sign in at http://127.0.0.1:8000/accounts/login/ as demo-owner, demo-admin or "
