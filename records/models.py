@@ -124,6 +124,10 @@ class Match(models.Model):
     status_changed_at = models.DateTimeField(auto_now_add=True)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True, default="")
+    # While ``verifying``: the worker's task (``lease_owner``) has the match until
+    # ``lease_until``; past it, the match may be claimed again (docs/deploy.md, recovery).
+    lease_until = models.DateTimeField(null=True, blank=True)
+    lease_owner = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["-uploaded_at", "-id"]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
 from typing import Any
 
@@ -16,7 +17,7 @@ from django_filters.fields import IsoDateTimeField
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.exceptions import UnsupportedMediaType
+from rest_framework.exceptions import APIException, UnsupportedMediaType
 from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -24,7 +25,8 @@ from rest_framework.serializers import BaseSerializer
 from rest_framework.throttling import BaseThrottle
 
 from records import selectors, services
-from records.errors import UploadTooLarge
+from records.errors import DocumentError, MatchConflict, UploadTooLarge
+from records.metrics import UPLOADS
 from records.models import Club, Match, Membership, Player
 from records.parsers import StrictJSONParser, StrictMultiPartParser
 from records.permissions import ClubMixin, signed_in
@@ -40,6 +42,7 @@ from records.throttles import UploadThrottle
 
 ADMIN = Membership.Role.ADMIN
 OWNER = Membership.Role.OWNER
+log = logging.getLogger(__name__)
 
 
 # -- clubs ---------------------------------------------------------------------------
@@ -260,12 +263,29 @@ class MatchList(ClubMixin, generics.ListAPIView[Match]):
         examples=[OpenApiExample("document", value=UPLOAD_EXAMPLE, request_only=True)],
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        upload = services.upload_match(
-            club=self.club, raw=_uploaded_bytes(request), uploaded_by=signed_in(request)
+        try:
+            upload = services.upload_match(
+                club=self.club, raw=_uploaded_bytes(request), uploaded_by=signed_in(request)
+            )
+        except Exception as exc:
+            UPLOADS.labels(_upload_outcome(exc)).inc()
+            raise
+        UPLOADS.labels("created" if upload.created else "duplicate").inc()
+        log.info(
+            "upload",
+            extra={"match": upload.match.pk, "club": self.club.pk, "new": upload.created},
         )
         match = selectors.club_matches(self.club).get(pk=upload.match.pk)  # status after commit
         code = status.HTTP_201_CREATED if upload.created else status.HTTP_200_OK
         return Response(MatchSerializer(match).data, status=code)
+
+
+def _upload_outcome(exc: Exception) -> str:
+    if isinstance(exc, MatchConflict):
+        return "conflict"
+    if isinstance(exc, UploadTooLarge | RequestDataTooBig):
+        return "too_large"
+    return "invalid" if isinstance(exc, DocumentError | APIException) else "error"
 
 
 def _uploaded_bytes(request: Request) -> bytes:

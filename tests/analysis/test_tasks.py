@@ -51,8 +51,8 @@ def test_the_periodic_sweeper_requeues_and_runs(upload: Any, settings: Any) -> N
     from django.utils import timezone
 
     match = upload(make_document(3))
-    stuck_since = timezone.now() - timedelta(seconds=settings.VERIFY_STUCK_AFTER_SECONDS + 1)
-    Match.objects.filter(pk=match.pk).update(status_changed_at=stuck_since)
+    ran_out = timezone.now() - timedelta(seconds=1)
+    Match.objects.filter(pk=match.pk).update(status="verifying", lease_until=ran_out)
     assert tasks.sweep_stuck_matches.delay().get() == 1
     assert Match.objects.get(pk=match.pk).status == "verified"
 

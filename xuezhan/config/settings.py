@@ -121,6 +121,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "records.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "records.middleware.UploadLimitMiddleware",
@@ -196,10 +197,23 @@ CACHES = {
     if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
 
-# Verification: a match stuck in queued/verifying longer than this is re-queued by the sweeper,
-# and given up on (status failed) after VERIFY_MAX_ATTEMPTS claims.
-VERIFY_STUCK_AFTER_SECONDS = envint("VERIFY_STUCK_AFTER_SECONDS", 600)
+# Verification and recovery (analysis/leases.py, docs/deploy.md). A task is killed after
+# VERIFY_TIME_LIMIT_SECONDS; its lease on the match lasts longer (VERIFY_LEASE_SECONDS), so
+# a live task never loses its match; the sweep runs every VERIFY_SWEEP_INTERVAL_SECONDS and
+# re-queues matches whose lease ran out, or queued for VERIFY_STUCK_AFTER_SECONDS (a lost
+# message). A match left by a dead worker is verified again within lease + interval + the
+# verification itself: about 1.5 minutes with the defaults. VERIFY_MAX_ATTEMPTS claims,
+# then the match is given up on (status failed).
+VERIFY_TIME_LIMIT_SECONDS = envint("VERIFY_TIME_LIMIT_SECONDS", 60)
+VERIFY_LEASE_SECONDS = envint("VERIFY_LEASE_SECONDS", 75)
+VERIFY_SWEEP_INTERVAL_SECONDS = envint("VERIFY_SWEEP_INTERVAL_SECONDS", 15)
+VERIFY_STUCK_AFTER_SECONDS = envint("VERIFY_STUCK_AFTER_SECONDS", 300)
 VERIFY_MAX_ATTEMPTS = envint("VERIFY_MAX_ATTEMPTS", 5)
+if VERIFY_LEASE_SECONDS <= VERIFY_TIME_LIMIT_SECONDS:
+    raise ImproperlyConfigured(
+        "VERIFY_LEASE_SECONDS must exceed VERIFY_TIME_LIMIT_SECONDS: a lease must outlive "
+        "the task that holds it, or two workers could verify one match at once."
+    )
 
 # Accounts. API tokens expire after TOKEN_TTL_SECONDS (30 days); invitations to a club after
 # INVITATION_TTL_SECONDS (7 days). Sign-in attempts (the page and the token endpoint) are
@@ -262,12 +276,14 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "xuezhan")
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_TIME_LIMIT = 300
-CELERY_TASK_SOFT_TIME_LIMIT = 240
+CELERY_TASK_TIME_LIMIT = VERIFY_TIME_LIMIT_SECONDS
+CELERY_TASK_SOFT_TIME_LIMIT = max(1, VERIFY_TIME_LIMIT_SECONDS - 10)
 CELERY_TASK_IGNORE_RESULT = True  # the state lives in the database, not a result backend
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-_visibility_timeout = envint("CELERY_VISIBILITY_TIMEOUT", 900)  # > task time limit + retry delays
+# Redis redelivers an unacknowledged message after this: above the task time limit and the
+# longest retry delay (60 s), or a live task's message would be delivered a second time.
+_visibility_timeout = envint("CELERY_VISIBILITY_TIMEOUT", 90)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": _visibility_timeout,
     "unacked_restore_interval": min(10, _visibility_timeout),
@@ -276,13 +292,32 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_BEAT_SCHEDULE = {
     "sweep-stuck-matches": {
         "task": "analysis.tasks.sweep_stuck_matches",
-        "schedule": max(60, VERIFY_STUCK_AFTER_SECONDS // 2),
+        "schedule": VERIFY_SWEEP_INTERVAL_SECONDS,
     },
 }
 
+# Logs: JSON lines on stderr (LOG_FORMAT=json, the default) or plain text (LOG_FORMAT=text),
+# each with the request id (X-Request-ID, carried into the verification task).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "filters": {"request_id": {"()": "xuezhan.config.logs.RequestIdFilter"}},
+    "formatters": {
+        "json": {"()": "xuezhan.config.logs.JsonFormatter"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "json" if LOG_FORMAT == "json" else "text",
+        }
+    },
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"django.server": {"level": "WARNING"}},
 }
+
+# Metrics (Prometheus, /metrics): with several processes on a host (gunicorn workers, Celery
+# pool), set PROMETHEUS_MULTIPROC_DIR to one empty folder for all of them.
+METRICS_ENABLED = envbool("METRICS_ENABLED", "True")

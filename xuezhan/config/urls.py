@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from analysis import pages as analysis_pages
 from records import pages as records_pages
 from records.signin import ThrottledLoginView
+from xuezhan.config import ops
 
 api: list[URLPattern | URLResolver] = [
     path("", include("records.urls")),
@@ -29,6 +30,9 @@ pages: list[URLPattern | URLResolver] = [
 ]
 
 urlpatterns = [
+    path("healthz", ops.healthz, name="healthz"),
+    path("readyz", ops.readyz, name="readyz"),
+    path("metrics", ops.metrics, name="metrics"),
     path("api/v1/", include((api, "api"))),
     path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
