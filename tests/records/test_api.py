@@ -430,3 +430,14 @@ def test_two_file_parts_in_one_upload_are_a_400(club: Any, cast: Any, api_client
     response = api_client(cast["mia"]).post(url(club), {"file": files}, format="multipart")
     assert response.status_code == 400 and "file" in response.content.decode()
     assert Match.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    "path", ["clubs/{big}/", "clubs/{club}/matches/{big}/", "clubs/{big}/players/"]
+)
+def test_an_id_too_large_for_the_database_is_a_404(
+    club: Any, cast: Any, api_client: Any, path: str
+) -> None:
+    big = "2505464436224936640512"  # over 2**63: no database integer holds it
+    response = api_client(cast["olga"]).get("/api/v1/" + path.format(big=big, club=club.pk))
+    assert response.status_code == 404 and response.json()["type"] == "not_found"

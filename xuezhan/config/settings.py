@@ -256,6 +256,10 @@ SPECTACULAR_SETTINGS = {
     # The docs page's Swagger UI is served from this site (drf-spectacular-sidecar), no CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # records/converters.py: ids are at most 18 digits
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 0, "maximum": 999_999_999_999_999_999}
+    },
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "records.models.Match.Status",
         "InvitationStatusEnum": "records.models.Invitation.Status",

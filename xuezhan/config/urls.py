@@ -5,6 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+import records.converters  # noqa: F401  (registers <id:…>, before the apps' URLs)
 from analysis import pages as analysis_pages
 from records import pages as records_pages
 from records.signin import ThrottledLoginView
@@ -20,10 +21,10 @@ api: list[URLPattern | URLResolver] = [
 pages: list[URLPattern | URLResolver] = [
     path("", records_pages.home, name="home"),
     path("clubs/", records_pages.club_list, name="club-list"),
-    path("clubs/<int:club_id>/", records_pages.match_list, name="match-list"),
-    path("clubs/<int:club_id>/upload/", records_pages.match_upload, name="match-upload"),
+    path("clubs/<id:club_id>/", records_pages.match_list, name="match-list"),
+    path("clubs/<id:club_id>/upload/", records_pages.match_upload, name="match-upload"),
     path(
-        "clubs/<int:club_id>/matches/<int:match_id>/",
+        "clubs/<id:club_id>/matches/<id:match_id>/",
         analysis_pages.match_detail,
         name="match-detail",
     ),
