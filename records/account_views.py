@@ -200,7 +200,12 @@ class LinkRedeem(generics.GenericAPIView[Invitation]):
     queryset = Invitation.objects.none()
     serializer_class = LinkRedeemSerializer
 
-    @extend_schema(responses={201: MembershipRoleSerializer})
+    @extend_schema(
+        responses={
+            201: MembershipRoleSerializer,
+            404: OpenApiResponse(DocumentErrorSerializer, "No open invitation has this link."),
+        }
+    )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         form = LinkRedeemSerializer(data=request.data)
         form.is_valid(raise_exception=True)
