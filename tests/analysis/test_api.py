@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 
 def simulated(seed: int, rounds: int = 2) -> dict[str, Any]:
-    from xuezhan.simulate import simulate_match
+    from xuezhan.sim.simulate import simulate_match
 
     return simulate_match(seed, rounds)
 
@@ -58,6 +58,21 @@ def test_an_uploaded_match_ends_verified_with_its_settlement(
     assert rounds["count"] == 3 and rounds["results"] == detail["rounds"]
     one = client.get(f"/api/v1/clubs/{club.pk}/matches/{match_id}/rounds/1/").json()
     assert one == detail["rounds"][1]
+
+
+def test_the_api_serves_each_payments_reason_params(
+    club: Any, cast: Any, api_client: Any, verified_upload: Any
+) -> None:
+    from xuezhan.settlement import describe
+
+    match_id = verified_upload(simulated(21, rounds=2))["id"]
+    client = api_client(cast["mia"])
+    rounds = client.get(f"/api/v1/clubs/{club.pk}/matches/{match_id}/").json()["rounds"]
+    payments = [p for r in rounds for p in r["payments"]]
+    assert payments
+    for p in payments:
+        assert p["params"]["amount"] == p["amount"]
+        assert describe(p["reason"], p["params"]) == p["detail"]
 
 
 def test_an_illegal_match_reports_its_violations(

@@ -27,6 +27,7 @@ def test_chengdu_preset_matches_the_rule_book() -> None:
                                                                   "self_draw")
     assert (r.flower_pig, r.pig_pays_ting_check, r.price_difference) == (16, True, True)
     assert (r.last_four, r.min_fan, r.exchange) == ("must_win_self_draw", 0, "dice")
+    assert r.kong_after_peng is False
 
 
 def test_online_preset_matches_the_rule_book() -> None:
@@ -38,6 +39,7 @@ def test_online_preset_matches_the_rule_book() -> None:
                                                                   "discard")
     assert (r.flower_pig, r.pig_pays_ting_check, r.price_difference) == ("cap", False, False)
     assert (r.last_four, r.min_fan) == ("must_win_all", 1)
+    assert r.kong_after_peng is False
 
 
 def test_points_are_two_to_the_fan_less_offset_capped_first() -> None:
@@ -88,7 +90,8 @@ VALID_OPTIONS: list[tuple[str, Any]] = [
     ("last_four", "off"), ("last_four", "must_win_self_draw"), ("last_four", "must_win_all"),
     ("heaven_earth", False), ("min_fan", 2), ("jin_gou_diao", "melded_four"),
     ("jin_gou_diao", "pair_wait_all_pungs"), ("kong_draw", "front"), ("kong_draw", "back"),
-    ("dragon_root", "count_all"), ("patterns", {"jiang_dui": None, "qi_dui": 3}),
+    ("dragon_root", "count_all"), ("kong_after_peng", True), ("kong_after_peng", False),
+    ("patterns", {"jiang_dui": None, "qi_dui": 3}),
     ("add_ons", {"jin_gou_diao": 1, "gen": None}),
 ]
 
@@ -115,6 +118,7 @@ BAD_OPTIONS: list[tuple[str, Any, str]] = [
     ("kong_fan", [1, 2], "kong_fan"), ("root", "some", "root"),
     ("flower_pig", "lots", "flower_pig"), ("patterns", {"hua_long": 2}, "patterns.hua_long"),
     ("add_ons", {"gen": -1}, "add_ons.gen"), ("ting_check", "max_fan", "ting_check"),
+    ("kong_after_peng", 1, "kong_after_peng"), ("kong_after_peng", "true", "kong_after_peng"),
 ]
 
 
@@ -164,3 +168,30 @@ def test_exchange_off_has_no_direction() -> None:
 
 def test_every_pattern_has_a_chinese_name() -> None:
     assert set(PATTERN_NAMES) == set(CHENGDU_PATTERNS)
+
+
+def test_patterns_accept_the_chinese_name_as_an_alias_of_the_identifier() -> None:
+    by_zh = Rules.from_json({"patterns": {"清一色": 3}})
+    assert by_zh == Rules.from_json({"patterns": {"qing_yi_se": 3}})
+    assert by_zh.patterns["qing_yi_se"] == 3
+
+
+def test_add_ons_accept_the_chinese_name_as_an_alias_of_the_identifier() -> None:
+    r = Rules.from_json({"add_ons": {"金钩钓": 1, "根": None}})
+    assert (r.add_ons["jin_gou_diao"], r.add_ons["gen"]) == (1, None)
+
+
+def test_a_ruleset_given_chinese_names_prints_identifiers() -> None:
+    printed = Rules.from_json({"patterns": {"龙七对": 6}, "add_ons": {"门清": 1}}).to_json()
+    assert printed["patterns"]["long_qi_dui"] == 6 and "龙七对" not in printed["patterns"]
+    assert printed["add_ons"]["men_qing"] == 1 and "门清" not in printed["add_ons"]
+
+
+def test_a_pattern_named_twice_by_identifier_and_chinese_name_is_refused() -> None:
+    with pytest.raises(RulesError, match="qing_yi_se"):
+        Rules.from_json({"patterns": {"清一色": 3, "qing_yi_se": 2}})
+
+
+def test_an_unknown_chinese_name_is_refused_naming_it() -> None:
+    with pytest.raises(RulesError, match="花龙"):
+        Rules.from_json({"patterns": {"花龙": 2}})

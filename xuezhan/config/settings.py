@@ -126,6 +126,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "records.middleware.UploadLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -168,12 +169,17 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "pages:club-list"
 LOGOUT_REDIRECT_URL = "login"
 
-LANGUAGE_CODE = "en-us"
+# Pages in 简体中文 or English, from the browser's Accept-Language or the switch on every
+# page; the catalogue is locale/zh_Hans/LC_MESSAGES/django.po, compiled at install.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
 # Serve app static files (admin CSS) straight from the finders: no collectstatic step is
 # needed for `make run`. Production collects them into STATIC_ROOT (production.py).
 _static_root = os.environ.get("STATIC_ROOT", "")
