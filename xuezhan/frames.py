@@ -178,8 +178,8 @@ class Framer:
             self._rivers[action.actor].append({"tile": tile, "claimed_by": None, "won_by": []})
         elif isinstance(action, Gang):
             out["kind"] = action.kind
-        else:
-            out["rob_kong"] = isinstance(action, Hu) and source is not None and self._rob_open
+        elif isinstance(action, Hu):
+            out["rob_kong"] = source is not None and self._rob_open
         if source is not None and not out.get("rob_kong"):
             self._mark(source, tile, action.actor, win=isinstance(action, Hu))
         return out
