@@ -145,8 +145,8 @@ class _Context:
         assert self.rules is not None
         walk = RoundWalk(self.doc["rounds"][r], self.rules, self.doc.get("base", 1), limit=None)
         if stop > 0:
-            for step in walk:  # stops before the walk runs out: the table is not finished
-                if step.index == stop - 1:
+            for index, *_ in walk:  # stops before the walk runs out: no Table.finish
+                if index == stop - 1:
                     break
         return walk.table
 

@@ -198,23 +198,16 @@ def table_for_round(round_doc: dict[str, Any], rules: Rules, base: int = 1) -> T
                  base=base, dice=round_doc.get("dice"))
 
 
-@dataclass(slots=True)
-class Step:
-    """One event of a round, replayed: its index in the round's ``events``, the action,
-    the problems it raised (empty when legal) and the table after it.
-
-    ``table`` is the walk's one live table, not a copy: it moves on with the walk. Copy
-    what you keep (``step.table.hands[0][:]``) or build it then (a replay frame).
-    """
-
-    index: int
-    action: Action
-    problems: list[Problem]
-    table: Table
+#: One event of a round, replayed: ``(index, action, problems, table)`` — its index in the
+#: round's ``events``, the action, the problems it raised (empty when legal) and the table
+#: after it. A plain tuple, the cheapest thing to make once per event on the hot path.
+#: ``table`` is the walk's one live table, not a copy: it moves on with the walk; copy
+#: what you keep (``table.hands[0][:]``) or build it at the step (a replay frame).
+Step = tuple[int, Action, list[Problem], Table]
 
 
 class RoundWalk:
-    """The one replay of a round: iterate it for one :class:`Step` per event.
+    """The one replay of a round: iterate it for one :data:`Step` per event.
 
     ``verify_document``, the replay frames, the corruption tool and the coverage report
     all walk a round this way. The walk deals a fresh table (``table``; the deal's faults
@@ -233,8 +226,8 @@ class RoundWalk:
     ...     {"type": "draw", "actor": 1, "tile": "9m"},
     ...     {"type": "discard", "actor": 3, "tile": "9p"}]}
     >>> walk = RoundWalk(round_doc, Rules.from_json({"exchange": "off"}))
-    >>> for step in walk:
-    ...     print(step.index, step.action.type, [p.code for p in step.problems])
+    >>> for index, action, problems, table in walk:
+    ...     print(index, action.type, [p.code for p in problems])
     0 dingque []
     1 discard []
     2 draw []
@@ -273,9 +266,9 @@ class RoundWalk:
                         "too_many_violations", f"more than {limit} faults; the replay of "
                         "this round stopped here"))
                     self.stopped = True
-                    yield Step(index, action, problems, table)
+                    yield index, action, problems, table
                     return
-            yield Step(index, action, problems, table)
+            yield index, action, problems, table
         self.end_problems = table.finish()
 
 
@@ -285,9 +278,9 @@ def play_round(round_doc: dict[str, Any], rules: Rules, base: int = 1) -> tuple[
     each with its event index (None for the deal's and the end's)."""
     walk = RoundWalk(round_doc, rules, base)
     problems: list[tuple[int | None, Problem]] = [(None, p) for p in walk.deal_problems]
-    for step in walk:
-        if step.problems:
-            problems.extend((step.index, p) for p in step.problems)
+    for index, _action, found, _table in walk:
+        if found:
+            problems.extend((index, p) for p in found)
     problems.extend((None, p) for p in walk.end_problems)
     return walk.table, problems
 
@@ -380,20 +373,30 @@ class SeatFacts(TypedDict):
     transferred: int
 
 
+#: which payments each money fact of SeatFacts sums: (reasons, summed for the payer?)
+_MONEY_FACTS: dict[str, tuple[frozenset[str], bool]] = {
+    "kong_income": (frozenset({"kong_direct", "kong_added", "kong_concealed"}), False),
+    "ting_paid": (frozenset({"ting_check", "price_difference"}), True),
+    "ting_received": (frozenset({"ting_check", "price_difference"}), False),
+    "refunded": (frozenset({"tax_refund"}), True),
+    "transferred": (frozenset({"call_transfer", "kong_refund"}), True),
+}
+
+
 def _seat_facts(table: Table, record: RoundRecord, settlement: Settlement) -> list[
         SeatFacts]:
     wins = {e.seat: e for e in record.events if isinstance(e, WinEvent)}
     checks = {c.seat: c for c in record.checks}
+    money = {name: [0, 0, 0, 0] for name in _MONEY_FACTS}
+    for p in settlement.payments:  # one pass: a round has tens of payments, four seats
+        for name, (reasons, payer) in _MONEY_FACTS.items():
+            if p.reason in reasons:
+                money[name][p.payer if payer else p.payee] += p.amount
     facts: list[SeatFacts] = []
     for seat in range(4):
         win = wins.get(seat)
         score = table.scores.get(seat)
         check = checks.get(seat)
-
-        def paid(reasons: tuple[str, ...], payer: bool, seat: int = seat) -> int:
-            return sum(p.amount for p in settlement.payments if p.reason in reasons
-                       and (p.payer if payer else p.payee) == seat)
-
         facts.append({
             "seat": seat,
             "won": table.won[seat],
@@ -404,13 +407,13 @@ def _seat_facts(table: Table, record: RoundRecord, settlement: Settlement) -> li
             "fan": score.fan if score else None,
             "points": score.points if score else None,
             "delta": settlement.deltas[seat],
-            "kong_income": paid(("kong_direct", "kong_added", "kong_concealed"), payer=False),
+            "kong_income": money["kong_income"][seat],
             "ready": None if check is None else check.ready_fan is not None,
             "flower_pig": bool(check and check.flower_pig),
-            "ting_paid": paid(("ting_check", "price_difference"), payer=True),
-            "ting_received": paid(("ting_check", "price_difference"), payer=False),
-            "refunded": paid(("tax_refund",), payer=True),
-            "transferred": paid(("call_transfer", "kong_refund"), payer=True),
+            "ting_paid": money["ting_paid"][seat],
+            "ting_received": money["ting_received"][seat],
+            "refunded": money["refunded"][seat],
+            "transferred": money["transferred"][seat],
         })
     return facts
 
@@ -436,6 +439,6 @@ def replay_frames(doc: dict[str, Any], round_index: int) -> list[Frame]:
     walk = RoundWalk(rounds[round_index], rules, doc.get("base", 1), limit=None)
     framer = Framer(walk.table)
     frames = [framer.deal(walk.deal_problems)]
-    frames.extend(framer.step(step.index, step.action, step.problems) for step in walk)
+    frames.extend(framer.step(index, action, found) for index, action, found, _ in walk)
     frames[-1]["problems"].extend(problem_json(p) for p in walk.end_problems)
     return frames

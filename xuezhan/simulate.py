@@ -637,8 +637,7 @@ def _count_replay(counts: Counter[str], round_doc: dict[str, Any], rules: Rules,
     walk = RoundWalk(round_doc, rules, base)  # the verifier's limit: the wins it priced
     table = walk.table
     before, must, in_last_four = list(table.passed), table.must_win, table.last_four
-    for step in walk:
-        action = step.action
+    for _index, action, _problems, _table in walk:
         for seat in range(4):
             after, prior = table.passed[seat], before[seat]
             if after is not None and (prior is None or after > prior):

@@ -68,7 +68,7 @@ def test_the_walk_yields_one_step_per_event_in_order(path: Path) -> None:
     doc = json.loads(path.read_text())
     for round_doc_, rules, base in valid_rounds(doc):
         walk = RoundWalk(round_doc_, rules, base, limit=None)
-        steps = [(step.index, step.action, step.table) for step in walk]
+        steps = [(index, action, table) for index, action, _, table in walk]
         events = round_doc_["events"]
         assert [i for i, _, _ in steps] == list(range(len(events)))
         assert [a for _, a, _ in steps] == [action_from_json(e) for e in events]
@@ -98,8 +98,8 @@ def test_each_steps_problems_are_the_violations_verify_reports_at_that_event() -
     doc = match_doc(round_doc(HANDS, ["dq smmm", "0-4s", "2+4p", "1-5m", "0-5s"]),
                     ruleset=NO_EXCHANGE)
     rules = Rules.from_json(NO_EXCHANGE)
-    found = [(step.index, p.code) for step in RoundWalk(doc["rounds"][0], rules)
-             for p in step.problems]
+    found = [(index, p.code) for index, _, problems, _ in RoundWalk(doc["rounds"][0], rules)
+             for p in problems]
     assert found == [(v.event, v.code) for v in verify_document(doc).violations]
     assert found == [(1, "tile_not_in_hand"), (2, "draw_out_of_turn"),
                      (3, "discard_out_of_turn"), (4, "discard_out_of_turn")]
@@ -108,7 +108,7 @@ def test_each_steps_problems_are_the_violations_verify_reports_at_that_event() -
 def test_past_the_limit_the_walk_stops_at_the_step_that_crossed_it_without_finishing() -> None:
     events = ["dq smmm"] + ["1-5m"] * 10
     walk = RoundWalk(round_doc(HANDS, events), Rules.from_json(NO_EXCHANGE), limit=3)
-    steps = [[p.code for p in step.problems] for step in walk]
+    steps = [[p.code for p in problems] for _, _, problems, _ in walk]
     faults = [code for codes in steps for code in codes]
     assert faults[-1] == "too_many_violations" and faults.count("too_many_violations") == 1
     assert sum(map(len, steps[:-1])) <= 3 < len(faults) - 1  # the last step crossed it
@@ -141,3 +141,15 @@ def test_the_walk_does_not_change_the_document() -> None:
     for round_doc_, rules, base in valid_rounds(doc):
         list(RoundWalk(round_doc_, rules, base))
     assert doc == before
+
+
+def test_coverage_reads_add_ons_and_dian_gang_hua_from_the_scores_and_payments() -> None:
+    from xuezhan.simulate import coverage
+
+    chengdu = coverage([json.loads((DATA / "kong_bloom_direct_kong_chengdu.json").read_text())])
+    online = coverage([json.loads((DATA / "kong_bloom_direct_kong_online.json").read_text())])
+    # chengdu: 平胡 + 直杠 + 杠上花, everyone pays; online: 平胡 + 根 + 杠上花, 点杠花
+    assert chengdu.counts["add_on:direct_kong"] == chengdu.counts["add_on:gang_shang_hua"] == 1
+    assert chengdu.counts["add_on:gen"] == 0 and chengdu.counts["win:dian_gang_hua"] == 0
+    assert online.counts["add_on:gen"] == online.counts["add_on:gang_shang_hua"] == 1
+    assert online.counts["add_on:direct_kong"] == 0 and online.counts["win:dian_gang_hua"] == 1
