@@ -82,6 +82,11 @@ class Payment(models.Model):
     payee = models.PositiveSmallIntegerField()
     amount = models.PositiveIntegerField()
     reason = models.CharField(max_length=32, help_text="A stable reason code.")
+    params = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="What explains the line, as data (per reason: xuezhan.settlement.describe).",
+    )
     detail = models.TextField(blank=True, default="", help_text="The line, explained.")
 
     class Meta:

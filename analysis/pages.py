@@ -2,22 +2,43 @@
 
 from __future__ import annotations
 
-import re
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 
 from analysis import selectors
+from analysis.models import Payment
 from records import selectors as records_selectors
+from xuezhan.settlement import describe
 
-_SEAT = re.compile(r"\bseat ([0-3])\b")
+
+def payment_sentence(reason: str, params: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """The sentence of one settlement line, made from its data alone: the reason code, its
+    params (documented per reason in ``xuezhan.settlement.describe``) and who sat where.
+    A seat reads as its player, "carol (seat 2)". The one place a page words a payment:
+    another language renders the same reason and params here."""
+
+    def seat(n: int) -> str:
+        if n not in names:
+            return gettext("seat %(seat)d") % {"seat": n}
+        return gettext("%(name)s (seat %(seat)d)") % {"name": names[n], "seat": n}
+
+    return describe(reason, params, seat)
 
 
-def with_names(text: str, names: dict[int, str]) -> str:
-    """The engine's sentences say "seat 2"; a page says who that was: "carol (seat 2)"."""
-    return _SEAT.sub(lambda m: f"{names.get(int(m[1]), 'seat')} (seat {m[1]})", text)
+def _line_sentence(payment: Payment, names: Mapping[int, str]) -> str:
+    # rows written before payments carried params (or by another engine version, with other
+    # params) still have the engine's English line: show it rather than fail the page
+    if not payment.params:
+        return payment.detail
+    try:
+        return payment_sentence(payment.reason, payment.params, names)
+    except (KeyError, TypeError, ValueError):
+        return payment.detail
 
 
 @login_required
@@ -42,7 +63,7 @@ def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
                         "payer": names.get(p.payer, p.payer),
                         "payee": names.get(p.payee, p.payee),
                         "payment": p,
-                        "detail": with_names(p.detail, names),
+                        "detail": _line_sentence(p, names),
                     }
                     for p in round_.payments.all()
                 ],

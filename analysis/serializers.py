@@ -39,9 +39,12 @@ class VerificationSerializer(serializers.ModelSerializer[Verification]):
 
 
 class PaymentSerializer(serializers.ModelSerializer[Payment]):
+    """One payment line: the reason code, its ``params`` as data (documented per reason in
+    ``xuezhan.settlement.describe``) and the English ``detail`` rendered from them."""
+
     class Meta:
         model = Payment
-        fields = ["payer", "payee", "amount", "reason", "detail"]
+        fields = ["payer", "payee", "amount", "reason", "params", "detail"]
 
 
 class SeatResultSerializer(serializers.ModelSerializer[SeatResult]):

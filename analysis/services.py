@@ -163,6 +163,7 @@ def _write_results(match: Match, report: dict[str, Any]) -> None:
                 payee=p["payee"],
                 amount=p["amount"],
                 reason=p["reason"],
+                params=p.get("params", {}),
                 detail=p.get("detail", ""),
             )
             for ordinal, p in enumerate(result["payments"])

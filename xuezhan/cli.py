@@ -14,10 +14,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from xuezhan.errors import InvalidTileError, LogFormatError, XuezhanError
-from xuezhan.fan import WinContext, score_win, ting_value
+from xuezhan.fan import WinContext, check_tile_count, score_win, ting_value
 from xuezhan.hand import Meld, MeldKind, waits
 from xuezhan.replay import Report, load_document, verify_document
-from xuezhan.rules import Rules
+from xuezhan.rules import KONG_KINDS, Rules
 from xuezhan.tiles import SUIT_LETTERS, Tile, counts_of, format_tiles, parse_tiles
 
 _MELD_KINDS = {"peng": MeldKind.PENG, "ming": MeldKind.MING, "jia": MeldKind.JIA,
@@ -127,7 +127,8 @@ def _score_args(p: argparse.ArgumentParser) -> None:
     _hand_args(p)
     p.add_argument("--win", required=True, help="the winning tile")
     p.add_argument("--self-drawn", action="store_true")
-    p.add_argument("--after-kong", action="store_true", help="杠上花")
+    p.add_argument("--after-kong", nargs="?", const="direct", choices=KONG_KINDS,
+                   help="杠上花, on the replacement of a kong of this kind (default direct)")
     p.add_argument("--rob-kong", action="store_true", help="抢杠")
     p.add_argument("--kong-discard", action="store_true", help="杠上炮")
     group = p.add_mutually_exclusive_group()
@@ -147,17 +148,25 @@ def parse_melds(text: str) -> list[Meld]:
     return melds
 
 
-def _common(args: argparse.Namespace) -> tuple[list[int], list[Meld], int | None, Rules]:
+def _common(args: argparse.Namespace, *, winning: bool,
+            ) -> tuple[list[int], list[Meld], int | None, Rules]:
+    """The hand, melds, void and ruleset of ``score``/``waits``, checked.
+
+    :raises TileCountError: for a 相公 hand — HAND must hold 13 − 3·melds tiles for
+        ``waits``, 14 − 3·melds for ``score`` (the winning tile is part of HAND).
+    """
     counts = counts_of(parse_tiles(args.hand))
+    melds = parse_melds(args.melds)
+    check_tile_count(counts, melds, winning=winning)
     void = SUIT_LETTERS.index(args.void) if args.void else None
-    return counts, parse_melds(args.melds), void, Rules.from_json(args.rules)
+    return counts, melds, void, Rules.from_json(args.rules)
 
 
 def _score(args: argparse.Namespace) -> int:
-    counts, melds, void, rules = _common(args)
+    counts, melds, void, rules = _common(args, winning=True)
     win = Tile.parse(args.win)
     ctx = WinContext(self_drawn=args.self_drawn or args.heaven or args.earth,
-                     after_kong="direct" if args.after_kong else None,
+                     after_kong=args.after_kong,
                      kong_discard=args.kong_discard, rob_kong=args.rob_kong,
                      heaven=args.heaven, earth=args.earth, last_tile=args.last_tile)
     score = score_win(counts, melds, win, void, rules, ctx)
@@ -171,7 +180,7 @@ def _waits_args(p: argparse.ArgumentParser) -> None:
 
 
 def _waits(args: argparse.Namespace) -> int:
-    counts, melds, void, rules = _common(args)
+    counts, melds, void, rules = _common(args, winning=False)
     value = ting_value(counts, melds, void, rules)
     shape = waits(counts, void)
     scored = {int(t): s for t, s in value[1]} if value else {}

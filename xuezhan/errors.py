@@ -40,3 +40,16 @@ class IllegalActionError(XuezhanError, ValueError):
         self.seat = seat
         self.message = message
         super().__init__(f"{code}: {message}")
+
+
+class TileCountError(XuezhanError, ValueError):
+    """A hand whose concealed tile count cannot go with its melds (相公): a waiting hand
+    holds 13 − 3·melds tiles, a winning hand 14 − 3·melds (docs/rules.md §3)."""
+
+    def __init__(self, count: int, expected: int, melds: int) -> None:
+        self.count = count
+        self.expected = expected
+        self.melds = melds
+        sets = f" with {melds} meld{'s' if melds != 1 else ''}" if melds else ""
+        super().__init__(f"impossible tile count (相公): {count} concealed tiles{sets}, "
+                         f"expected {expected}")

@@ -16,10 +16,11 @@ the one with the most fan is taken, as a player would claim it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from xuezhan.errors import TileCountError
 from xuezhan.hand import (
     PUNGS_ONLY,
     TERMINALS,
@@ -75,15 +76,46 @@ class AddOn:
 
     @property
     def zh(self) -> str:
-        if self.name.startswith("kong_"):
-            return KONG_ADD_ON_NAMES[self.name[5:]]
-        return ADD_ON_NAMES[self.name]
+        return add_on_zh(self.name)
+
+    def to_json(self) -> dict[str, Any]:
+        """``name``, ``count``, ``fan`` per unit and their product ``total``."""
+        return {"name": self.name, "count": self.count, "fan": self.fan,
+                "total": self.fan * self.count}
 
     def __str__(self) -> str:
-        if self.name in _COUNTED:
-            each = "" if self.fan == 1 else f" {self.fan}"
-            return f"{self.zh}{each} ×{self.count}"
-        return f"{self.zh} {self.fan}"
+        return add_on_text(self.name, self.fan, self.count)
+
+
+def add_on_zh(name: str) -> str:
+    """The 中文 name of an add-on identifier (kong add-ons are ``kong_<kind>``)."""
+    if name.startswith("kong_"):
+        return KONG_ADD_ON_NAMES[name[5:]]
+    return ADD_ON_NAMES[name]
+
+
+def add_on_text(name: str, fan: int, count: int) -> str:
+    """One add-on as the breakdown shows it: ``根 ×2``, ``暗杠 2 ×1``, ``杠上花 1``."""
+    if name in _COUNTED:
+        each = "" if fan == 1 else f" {fan}"
+        return f"{add_on_zh(name)}{each} ×{count}"
+    return f"{add_on_zh(name)} {fan}"
+
+
+def format_breakdown(parts: Mapping[str, Any]) -> str:
+    """The breakdown sentence of a score from its language-independent
+    :meth:`Score.parts` (``winning`` and ``reason`` default to a win)."""
+    patterns = parts["patterns"]
+    if not patterns:
+        return f"not a win: {parts.get('reason')}"
+    shown = [f"{PATTERN_NAMES[p['name']]} {p['fan']}" for p in patterns]
+    shown += [add_on_text(a["name"], a["fan"], a["count"]) for a in parts["add_ons"]]
+    text = f"{' + '.join(shown)} = {parts['fan']} fan"
+    if parts["capped"]:
+        text += f" → capped at {parts['max_fan']}"
+    if not parts.get("winning", True):
+        return f"{text}: not a win ({parts.get('reason')})"
+    return f"{text} → {parts['points']} × base"
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,28 +143,26 @@ class Score:
 
     def breakdown(self) -> str:
         """e.g. ``清一色 2 + 根 ×1 + 杠上花 1 = 4 fan → 16 × base``."""
-        if not self.patterns:
-            return f"not a win: {self.reason}"
-        parts = [f"{PATTERN_NAMES[p]} {f}" for p, f in zip(self.patterns, self.pattern_fans,
-                                                              strict=True)]
-        parts += [str(a) for a in self.add_ons]
-        text = f"{' + '.join(parts)} = {self.fan} fan"
-        if self.capped:
-            text += f" → capped at {self.max_fan}"
-        if not self.winning:
-            return f"{text}: not a win ({self.reason})"
-        return f"{text} → {self.points} × base"
+        return format_breakdown({**self.parts(), "winning": self.winning, "reason": self.reason})
+
+    def parts(self) -> dict[str, Any]:
+        """What the score is made of, as data: every counted pattern with its fan, every
+        add-on with ``count``, ``fan`` per unit and ``total``, the fan, the cap, the points."""
+        return {
+            "patterns": [{"name": p, "fan": f}
+                         for p, f in zip(self.patterns, self.pattern_fans, strict=True)],
+            "add_ons": [a.to_json() for a in self.add_ons],
+            "fan": self.fan,
+            "capped": self.capped,
+            "max_fan": self.max_fan,
+            "points": self.points,
+        }
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "winning": self.winning,
-            "pattern": self.pattern,
-            "fan": self.fan,
-            "add_ons": [{"name": a.name, "fan": a.fan, "count": a.count} for a in self.add_ons],
-            "capped": self.capped,
-            "points": self.points,
-            "breakdown": self.breakdown(),
-        }
+        """The :meth:`parts`, plus ``winning``, ``reason``, ``pattern`` (the highest
+        pattern, kept for older readers) and the ``breakdown`` sentence."""
+        return {"winning": self.winning, "reason": self.reason, "pattern": self.pattern,
+                **self.parts(), "breakdown": self.breakdown()}
 
 
 def _not_winning(reason: str) -> Score:
@@ -140,11 +170,15 @@ def _not_winning(reason: str) -> Score:
 
 
 def score_win(counts: Sequence[int], melds: Sequence[Meld], win_tile: int, void: int | None,
-              rules: Rules, ctx: WinContext = WinContext()) -> Score:
+              rules: Rules, ctx: WinContext = WinContext(), *, strict: bool = True) -> Score:
     """Score a win: ``counts`` are the 27 concealed counts including ``win_tile``.
 
     An expected "no" is a result: a hand that does not win scores ``winning=False``
     with the ``reason``. The input is trusted (the caller checks tile supply).
+
+    :raises TileCountError: when ``counts`` do not hold 14 − 3·melds tiles (相公): such a
+        hand is no hand at all, not a hand that fails to win. ``strict=False`` (the replay,
+        which has already reported how a corrupt log got there) scores it as no win.
 
     >>> from xuezhan.rules import Rules
     >>> from xuezhan.tiles import counts_of, parse_tiles, Tile
@@ -153,7 +187,21 @@ def score_win(counts: Sequence[int], melds: Sequence[Meld], win_tile: int, void:
     >>> s.pattern, s.fan, s.points
     ('long_qi_dui', 5, 16)
     """
+    if strict:
+        check_tile_count(counts, melds, winning=True)
     return _score(counts, melds, win_tile, void, rules, ctx, exclude_kong_fan=False)
+
+
+def check_tile_count(counts: Sequence[int], melds: Sequence[Meld], *, winning: bool) -> None:
+    """Refuse a 相公 hand: concealed tiles must number 13 − 3·melds while waiting, one more
+    with the winning tile (docs/rules.md §3).
+
+    :raises TileCountError: naming the count and the expected one.
+    """
+    expected = (14 if winning else 13) - 3 * len(melds)
+    count = sum(counts)
+    if count != expected:
+        raise TileCountError(count, expected, len(melds))
 
 
 def _score(counts: Sequence[int], melds: Sequence[Meld], win_tile: int, void: int | None,
@@ -301,11 +349,15 @@ class _Hand:
                 if n and rules.kong_fan[kind]:
                     out.append(AddOn(f"kong_{kind}", rules.kong_fan[kind], n))
         self_drawn = ctx.self_drawn or ctx.after_kong is not None
+        # 点杠花 under dian_gang_hua "discard" is a discard win (docs/rules.md §4): the
+        # kong-tile discarder pays alone, so no 自摸加番 (as settlement adds no 自摸加底)
+        paid_as_self_draw = self_drawn and not (rules.dian_gang_hua == "discard"
+                                                and ctx.after_kong == "direct")
         flags = {
             "gang_shang_hua": ctx.situational and ctx.after_kong is not None,
             "gang_shang_pao": ctx.situational and ctx.kong_discard,
             "qiang_gang": ctx.situational and ctx.rob_kong,
-            "zi_mo": rules.self_draw_bonus == "plus_fan" and self_drawn,
+            "zi_mo": rules.self_draw_bonus == "plus_fan" and paid_as_self_draw,
             "jin_gou_diao": self._jin_gou_diao(features),
             "hai_di_lao_yue": ctx.situational and ctx.last_tile and self_drawn,
             "hai_di_pao": ctx.situational and ctx.last_tile and not self_drawn,
@@ -341,7 +393,8 @@ class _Hand:
 
 
 def ting_value(counts: Sequence[int], melds: Sequence[Meld], void: int | None, rules: Rules,
-               exclude_kong_fan: bool = False) -> tuple[int, list[tuple[Tile, Score]]] | None:
+               exclude_kong_fan: bool = False, *, strict: bool = True,
+               ) -> tuple[int, list[tuple[Tile, Score]]] | None:
     """查叫 value of a ready hand: the highest fan over its waits, each scored as a
     discard win with no situational add-ons, and the per-wait scores (only the waits
     that score a win). None when no wait reaches ``rules.min_fan`` (not ready).
@@ -350,6 +403,9 @@ def ting_value(counts: Sequence[int], melds: Sequence[Meld], void: int | None, r
     player's own hand and melds is dropped. ``exclude_kong_fan`` leaves the winner's kong
     add-ons out (``ting_check == "max_no_kong_fan"``).
 
+    :raises TileCountError: when ``counts`` do not hold 13 − 3·melds tiles (相公);
+        ``strict=False`` (the replay) finds such a hand not ready.
+
     >>> from xuezhan.rules import Rules
     >>> from xuezhan.tiles import counts_of, parse_tiles
     >>> value, per_wait = ting_value(counts_of(parse_tiles("112233556677p9m")), [], 2,
@@ -357,6 +413,8 @@ def ting_value(counts: Sequence[int], melds: Sequence[Meld], void: int | None, r
     >>> value, per_wait[0][1].pattern
     (2, 'qi_dui')
     """
+    if strict:
+        check_tile_count(counts, melds, winning=False)
     if void is not None and any(m.tile // 9 == void for m in melds):
         return None
     ctx = WinContext(situational=False)
@@ -374,3 +432,10 @@ def ting_value(counts: Sequence[int], melds: Sequence[Meld], void: int | None, r
     if not found:
         return None
     return max(s.fan for _, s in found), found
+
+
+def best_wait(value: tuple[int, list[tuple[Tile, Score]]] | None) -> Tile | None:
+    """The wait that gives a :func:`ting_value` its value (the first in tile order)."""
+    if value is None:
+        return None
+    return next(tile for tile, score in value[1] if score.fan == value[0])

@@ -286,13 +286,22 @@ def _kong_map(name: str, value: object, base: dict[str, int]) -> dict[str, int]:
 
 def _fan_map(name: str, value: object, base: dict[str, int | None],
              known: Mapping[str, str]) -> dict[str, int | None]:
+    """Read ``{name: fan}``; a key is an identifier or its 中文 name (``清一色`` is
+    ``qing_yi_se``), and the result is keyed by identifiers only."""
     if not isinstance(value, Mapping):
         raise RulesError(name, "must be an object of name: fan (or null to switch off)")
+    by_zh = {zh: ident for ident, zh in known.items()}
     out = dict(base)
+    given: dict[str, object] = {}
     for key, fan in value.items():
-        if key not in known:
-            raise RulesError(f"{name}.{key}", f"unknown name (known: {', '.join(known)})")
-        out[key] = None if fan is None else _count(f"{name}.{key}", fan)
+        ident = key if key in known else by_zh.get(key)
+        if ident is None:
+            raise RulesError(f"{name}.{key}", f"unknown name (known: {', '.join(known)}, "
+                             f"or their 中文 names {', '.join(known.values())})")
+        if ident in given:
+            raise RulesError(f"{name}.{key}", f"names {ident} twice ({given[ident]!r} and {key!r})")
+        given[ident] = key
+        out[ident] = None if fan is None else _count(f"{name}.{ident}", fan)
     return out
 
 

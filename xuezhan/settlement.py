@@ -24,10 +24,12 @@ Decisions where RULES.md is silent are marked **choice** below.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from xuezhan.errors import XuezhanError
+from xuezhan.fan import Score, format_breakdown
 from xuezhan.rules import Rules
 from xuezhan.tiles import NUM_KINDS, TILES
 
@@ -94,6 +96,9 @@ class WinEvent:
     """杠上花: the kong whose replacement tile this self-drawn win is."""
     kong_before_discard: KongEvent | None = None
     """杠上炮: the discarder's kong right before this won discard."""
+    score: Score | None = field(default=None, compare=False)
+    """The scorer's result, when the record comes from the replay: the payment lists its
+    patterns and add-ons as data (without it, ``detail`` stands in as text)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +111,10 @@ class DrawCheck:
     """查叫 value in fan (max over waits), or None if not ready."""
     ready_fan_no_kong: int | None
     """The same without the kong add-ons (for ``ting_check == "max_no_kong_fan"``)."""
+    ready_wait: int | None = None
+    """The wait that gives ``ready_fan`` (the first in tile order), when known."""
+    ready_wait_no_kong: int | None = None
+    """The wait that gives ``ready_fan_no_kong``, when known."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,13 +142,15 @@ class Payment:
     reason: str
     """One of :data:`REASONS`."""
     detail: str
-    """A sentence a player can check."""
+    """A sentence a player can check: :func:`describe` of ``reason`` and ``params``."""
     event: int | None = None
     """Index of the event it comes from (None for end-of-round checks)."""
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    """What explains the payment, as plain JSON data (see :func:`describe`)."""
 
-    def to_json(self) -> dict[str, int | str]:
+    def to_json(self) -> dict[str, Any]:
         return {"payer": self.payer, "payee": self.payee, "amount": self.amount,
-                "reason": self.reason, "detail": self.detail}
+                "reason": self.reason, "detail": self.detail, "params": dict(self.params)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,22 +223,26 @@ class _Run:
     payments: list[Payment] = field(default_factory=list)
     held: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
     kongs: dict[int, KongEvent] = field(default_factory=dict)
-    #: 杠上炮 transfers already worked out for a group of wins: group → amount each winner gets
-    transfers: dict[int, int] = field(default_factory=dict)
+    #: 杠上炮 transfers already worked out for a group of wins: group → (amount each winner
+    #: gets, the kongs whose income it is)
+    transfers: dict[int, tuple[int, list[dict[str, Any]]]] = field(default_factory=dict)
 
     @property
     def base(self) -> int:
         return self.record.base
 
-    def pay(self, payer: int, payee: int, amount: int, reason: str, detail: str,
+    def pay(self, payer: int, payee: int, amount: int, reason: str, params: dict[str, Any],
             event: int | None) -> None:
         if amount > 0 and payer != payee:
-            self.payments.append(Payment(payer, payee, amount, reason, detail, event))
+            params["amount"] = amount
+            self.payments.append(Payment(payer, payee, amount, reason,
+                                         describe(reason, params), event, params))
 
     # kongs ----------------------------------------------------------------------
 
     def kong(self, k: KongEvent) -> None:
-        unit = self.rules.kong_payments.get(k.kind, 0) * self.base
+        units = self.rules.kong_payments.get(k.kind, 0)
+        unit = units * self.base
         if k.kind == "direct":
             payers: list[int] = [k.discarder] if k.discarder is not None else []
         else:
@@ -239,58 +254,52 @@ class _Run:
         if unit <= 0:
             return
         for payer in payers:
-            what = f"{_seat(k.seat)}'s {_kong_name(k)} of {_tile(k.tile)}"
-            if k.kind == "direct":
-                why = f"{_seat(payer)} discarded the tile and pays {what}"
-            else:
-                why = f"{_seat(payer)}, still in the round, pays {what}"
             self.pay(payer, k.seat, unit, f"kong_{k.kind}",
-                     f"{why}: {self.rules.kong_payments[k.kind]} × base {self.base} = {unit}.",
-                     k.index)
+                     {"konger": k.seat, "payer": payer, "kong": _kong_ref(k),
+                      "units": units, "base": self.base}, k.index)
             self.held[k.index].append((payer, unit))
 
     # wins -----------------------------------------------------------------------
 
     def win(self, w: WinEvent) -> None:
-        points = w.points * self.base
-        # a scorer's breakdown already ends "→ 8 × base": only the base and the sum remain
-        how = (f"{w.detail} {self.base} = {points}" if w.detail.endswith("× base")
-               else f"{w.detail} → {w.points} × base {self.base} = {points}")
         gang_hua_payer = self._dian_gang_hua_payer(w)
         if w.discarder is None and gang_hua_payer is None:
             bonus = self.base if self.rules.self_draw_bonus == "plus_base" else 0
-            extra = f" + 1 base (自摸加底) = {points + bonus}" if bonus else ""
             for payer in sorted(w.in_round - {w.seat}):
-                self.pay(payer, w.seat, points + bonus, "win_self_drawn",
-                         f"{_seat(w.seat)} self-draws {_tile(w.tile)}"
-                         f"{' on a kong replacement (杠上花)' if w.after_kong else ''}; "
-                         f"{_seat(payer)}, still in the round, pays: {how}{extra}.", w.index)
+                self.pay(payer, w.seat, w.points * self.base + bonus, "win_self_drawn",
+                         {**self._win_params(w, payer), "self_draw_bonus": bonus,
+                          "after_kong": _kong_ref(w.after_kong) if w.after_kong else None},
+                         w.index)
             return
         if gang_hua_payer is not None:
             # 点杠花 (dian_gang_hua = discard, seed 004 和牌规则 3): a discard win, so no 自摸加底.
-            self.pay(gang_hua_payer, w.seat, points, "win_discard",
-                     f"{_seat(w.seat)} wins on the replacement tile {_tile(w.tile)} of a direct "
-                     f"kong (点杠花); {_seat(gang_hua_payer)} discarded the kong tile and pays as "
-                     f"for a discard: {how}.", w.index)
+            assert w.after_kong is not None
+            self.pay(gang_hua_payer, w.seat, w.points * self.base, "win_discard",
+                     {**self._win_params(w, gang_hua_payer), "dian_gang_hua": True,
+                      "kong_discard": None, "after_kong": _kong_ref(w.after_kong)}, w.index)
             return
         discarder = w.discarder
         assert discarder is not None
         if discarder not in w.in_round:
             return  # the record says the discarder already won: nobody can pay (trusted input)
         if w.rob_kong:
-            self.pay(discarder, w.seat, points, "win_rob_kong",
-                     f"{_seat(w.seat)} robs {_seat(discarder)}'s added kong of {_tile(w.tile)} "
-                     f"(抢杠); the konger pays as the discarder: {how}.", w.index)
+            self.pay(discarder, w.seat, w.points * self.base, "win_rob_kong",
+                     self._win_params(w, discarder), w.index)
             # choice: robbing a kong is no 杠上炮 — no 呼叫转移 of the robbed konger's earlier
             # kongs (seed 004 rule 4 speaks only of 杠後點炮); the robbed kong itself
             # did not happen, so it earned nothing (RULES.md §4).
             return
-        self.pay(discarder, w.seat, points, "win_discard",
-                 f"{_seat(w.seat)} wins on {_seat(discarder)}'s discard {_tile(w.tile)}"
-                 f"{' right after their kong (杠上炮)' if w.kong_before_discard else ''}; "
-                 f"only the discarder pays: {how}.", w.index)
-        if w.kong_before_discard is not None and w.kong_before_discard.seat == discarder:
-            self._kong_then_discard_won(w, w.kong_before_discard)
+        k = w.kong_before_discard
+        self.pay(discarder, w.seat, w.points * self.base, "win_discard",
+                 {**self._win_params(w, discarder), "dian_gang_hua": False,
+                  "kong_discard": _kong_ref(k) if k else None}, w.index)
+        if k is not None and k.seat == discarder:
+            self._kong_then_discard_won(w, k)
+
+    def _win_params(self, w: WinEvent, payer: int) -> dict[str, Any]:
+        """What every win payment states: who, on what, and the score as data."""
+        return {"winner": w.seat, "payer": payer, "tile": _tile(w.tile), **_score_params(w),
+                "points": w.points, "base": self.base}
 
     def _dian_gang_hua_payer(self, w: WinEvent) -> int | None:
         k = w.after_kong
@@ -312,9 +321,8 @@ class _Run:
             # payers (the winner gets back its own share too).
             for payer, amount in self.held.get(k.index, []):
                 self.pay(konger, payer, amount, "kong_refund",
-                         f"{_seat(konger)} discarded {_tile(w.tile)} right after their "
-                         f"{_kong_name(k)} of {_tile(k.tile)} and it was won (杠上炮): the kong "
-                         f"money {_seat(payer)} paid ({amount}) goes back.", w.index)
+                         {"konger": konger, "kong_payer": payer, "winner": w.seat,
+                          "tile": _tile(w.tile), "kong": _kong_ref(k)}, w.index)
             self.held[k.index] = []
             return
         if w.group not in self.transfers:
@@ -324,25 +332,24 @@ class _Run:
             # 超過一響，點炮者要另賠出開杠所得的點數給所有被點者").
             ids = [k.index] if policy == "transfer_last" else [
                 i for i, kk in self.kongs.items() if kk.seat == konger]
-            self.transfers[w.group] = sum(a for i in ids for _, a in self.held.get(i, []))
+            amount = sum(a for i in ids for _, a in self.held.get(i, []))
+            self.transfers[w.group] = (amount, [_kong_ref(self.kongs[i]) for i in ids
+                                                if self.held.get(i)])
             for i in ids:
                 self.held[i] = []
-        amount = self.transfers[w.group]
         # choice: a kong that earned nothing (e.g. kong_payments 0) transfers nothing; no
         # payment of 0 is listed.
-        scope = (f"the income of their {_kong_name(k)} of {_tile(k.tile)}"
-                 if policy == "transfer_last" else "all their kong income so far")
+        amount, transferred = self.transfers[w.group]
         self.pay(konger, w.seat, amount, "call_transfer",
-                 f"呼叫转移: {_seat(konger)} kongs and then discards {_tile(w.tile)}, which "
-                 f"{_seat(w.seat)} wins on (杠上炮); {scope} ({amount}) goes to the winner.",
-                 w.index)
+                 {"konger": konger, "winner": w.seat, "tile": _tile(w.tile),
+                  "kong": _kong_ref(k), "scope": policy, "transferred": transferred}, w.index)
 
     # end-of-round checks ----------------------------------------------------------
 
     def draw_checks(self) -> None:
-        rules, base = self.rules, self.base
+        rules = self.rules
         checks = _unique(self.record.checks)
-        penalty = rules.pig_penalty * base
+        penalty = rules.pig_penalty * self.base
         # choice: with the flower-pig check off (penalty 0) nobody is a pig, so a seat the
         # replay flagged as holding three suits is an ordinary unready seat in 查叫 — otherwise
         # an `online`-style table with the pig check off would let a pig pay nothing at all.
@@ -352,39 +359,9 @@ class _Run:
         ready = {c.seat: self._ting_value(c) for c in checks
                  if c.ready_fan is not None and c.seat not in pigs}
         unready = [c.seat for c in checks if c.seat not in ready]
-
-        # 查花猪: each pig pays every non-pig (all_non_pigs: those who won too, seeds 001/004).
-        if penalty > 0:
-            if rules.flower_pig_payees == "all_non_pigs":
-                payees = [s for s in SEATS if s not in pigs]
-            else:
-                payees = [c.seat for c in checks if c.seat not in pigs]
-            for pig in sorted(pigs):
-                for payee in payees:
-                    self.pay(pig, payee, penalty, "flower_pig",
-                             f"查花猪: {_seat(pig)} is a flower pig at the draw and pays "
-                             f"{_seat(payee)} the penalty {rules.pig_penalty} × base {base} "
-                             f"= {penalty}.", None)
-
-        # 查叫: each unready seat pays each ready seat that seat's value.
+        self._flower_pigs(checks, pigs)
         if rules.ting_check != "off":
-            payers = [s for s in unready if s not in pigs or rules.pig_pays_ting_check]
-            for payer in payers:
-                for payee, (value, how) in sorted(ready.items()):
-                    self.pay(payer, payee, value * base, "ting_check",
-                             f"查叫: {_seat(payer)} is not ready at the draw and pays "
-                             f"{_seat(payee)}, ready for {how} → {value} × base {base} "
-                             f"= {value * base}.", None)
-            # 补差价 (seed 001 §四.9): part of the ting check.
-            if rules.price_difference:
-                for low, (low_value, _) in sorted(ready.items()):
-                    for high, (high_value, _) in sorted(ready.items()):
-                        diff = (high_value - low_value) * base
-                        self.pay(low, high, diff, "price_difference",
-                                 f"补差价: {_seat(low)} (ready, ×{low_value}) pays "
-                                 f"{_seat(high)} (ready, ×{high_value}) the difference "
-                                 f"{high_value - low_value} × base {base} = {diff}.", None)
-
+            self._ting_check(unready, pigs, ready)
         # 退税 (seed 001 §四.10, seed 004 rule 5): every unready seat (pigs included) gives back
         # the kong money it still holds. choice: it goes back to every seat that paid it, even
         # one that has won since — the kong is void ("刮风下雨无效"), and it was paid while the
@@ -392,26 +369,227 @@ class _Run:
         # the ting check off (readiness still comes from the record).
         if rules.tax_refund:
             for konger in unready:
-                for i, k in self.kongs.items():
-                    if k.seat != konger:
-                        continue
-                    for payer, amount in self.held[i]:
-                        self.pay(konger, payer, amount, "tax_refund",
-                                 f"退税: {_seat(konger)} is not ready at the draw and returns "
-                                 f"the {amount} {_seat(payer)} paid for their {_kong_name(k)} "
-                                 f"of {_tile(k.tile)}.", None)
-                    self.held[i] = []
+                self._tax_refund(konger)
 
-    def _ting_value(self, c: DrawCheck) -> tuple[int, str]:
-        """A ready seat's 查叫 value in points (base 1) and how it was reached."""
+    def _flower_pigs(self, checks: list[DrawCheck], pigs: set[int]) -> None:
+        """查花猪: each pig pays every non-pig (all_non_pigs: those who won too, seeds 001/004)."""
+        rules = self.rules
+        if rules.flower_pig_payees == "all_non_pigs":
+            payees = [s for s in SEATS if s not in pigs]
+        else:
+            payees = [c.seat for c in checks if c.seat not in pigs]
+        for pig in sorted(pigs):
+            for payee in payees:
+                self.pay(pig, payee, rules.pig_penalty * self.base, "flower_pig",
+                         {"pig": pig, "payee": payee, "penalty": rules.pig_penalty,
+                          "base": self.base}, None)
+
+    def _ting_check(self, unready: list[int], pigs: set[int],
+                    ready: dict[int, dict[str, Any]]) -> None:
+        """查叫: each unready seat pays each ready seat that seat's value; then 补差价."""
+        rules, base = self.rules, self.base
+        payers = [s for s in unready if s not in pigs or rules.pig_pays_ting_check]
+        for payer in payers:
+            for payee, value in sorted(ready.items()):
+                self.pay(payer, payee, value["value"] * base, "ting_check",
+                         {"payer": payer, "payee": payee, **value, "base": base}, None)
+        # 补差价 (seed 001 §四.9): part of the ting check.
+        if rules.price_difference:
+            for low, low_value in sorted(ready.items()):
+                for high, high_value in sorted(ready.items()):
+                    diff = (high_value["value"] - low_value["value"]) * base
+                    self.pay(low, high, diff, "price_difference",
+                             {"payer": low, "payee": high, "payer_value": low_value["value"],
+                              "payee_value": high_value["value"], "base": base}, None)
+
+    def _tax_refund(self, konger: int) -> None:
+        for i, k in self.kongs.items():
+            if k.seat != konger:
+                continue
+            for payer, amount in self.held[i]:
+                self.pay(konger, payer, amount, "tax_refund",
+                         {"konger": konger, "kong_payer": payer, "kong": _kong_ref(k)}, None)
+            self.held[i] = []
+
+    def _ting_value(self, c: DrawCheck) -> dict[str, Any]:
+        """A ready seat's 查叫 value in points (base 1) and what it comes from."""
         mode = self.rules.ting_check
         if mode == "flat":
-            return 1, "a flat 1 point"
+            return {"value": 1, "mode": "flat", "fan": None, "wait": None}
         if mode == "max_no_kong_fan" and c.ready_fan_no_kong is not None:
-            fan = c.ready_fan_no_kong
-            return self.rules.points(fan), f"{fan} fan (without kong add-ons)"
-        assert c.ready_fan is not None
-        return self.rules.points(c.ready_fan), f"{c.ready_fan} fan"
+            fan, wait = c.ready_fan_no_kong, c.ready_wait_no_kong
+        else:
+            assert c.ready_fan is not None
+            fan, wait, mode = c.ready_fan, c.ready_wait, "max"
+        return {"value": self.rules.points(fan), "mode": mode, "fan": fan,
+                "wait": None if wait is None else _tile(wait)}
+
+
+# -- the sentences ------------------------------------------------------------------
+
+
+def describe(reason: str, params: Mapping[str, Any],
+             seat: Callable[[int], str] | None = None) -> str:
+    """The English sentence of a payment, rendered from its ``reason`` and ``params`` alone
+    (the one place the sentences are written; ``Payment.detail`` is this with ``seat N``).
+
+    ``seat`` names a seat (default ``"seat N"``): a page passes the players' names. Every
+    ``params`` holds ``amount``; seats are 0–3, tiles are names like ``"5m"``; a ``kong``
+    is ``{event, seat, kind, tile}`` (``kind``: direct | added | concealed). By reason:
+
+    ==================  ======================================================================
+    reason              params
+    ==================  ======================================================================
+    kong_direct,        ``konger``, ``payer``, ``kong``, ``units`` (the ``kong_payments`` of the
+    kong_added,         kind), ``base``. A direct kong is paid by the discarder of its tile,
+    kong_concealed      the others by each seat still in the round.
+    win_self_drawn      ``winner``, ``payer``, ``tile``, ``score``, ``points`` (per payer, base 1),
+                        ``base``, ``self_draw_bonus`` (the 自摸加底 added, × base; 0 if none),
+                        ``after_kong`` (杠上花: the kong, or null).
+    win_discard         ``winner``, ``payer`` (the discarder), ``tile``, ``score``, ``points``,
+                        ``base``, ``dian_gang_hua`` (true: 点杠花 paid by the kong-tile
+                        discarder, ``after_kong`` is that direct kong), ``kong_discard``
+                        (杠上炮: the kong made just before the discard, or null).
+    win_rob_kong        ``winner``, ``payer`` (the robbed konger), ``tile``, ``score``,
+                        ``points``, ``base``.
+    call_transfer       ``konger``, ``winner``, ``tile`` (the won discard), ``kong`` (the
+                        kong before it), ``scope``: ``transfer_last`` (that kong's income) or
+                        ``transfer_all`` (all the konger's kong income so far),
+                        ``transferred`` (the kongs whose income it is, a list).
+    kong_refund         ``konger``, ``kong_payer`` (who gets the money back), ``winner``,
+                        ``tile`` (the won discard), ``kong``.
+    flower_pig          ``pig``, ``payee``, ``penalty`` (points, base 1), ``base``.
+    ting_check          ``payer`` (not ready), ``payee`` (ready), ``value`` (points, base 1),
+                        ``mode``: ``max`` | ``max_no_kong_fan`` | ``flat``; ``fan`` and
+                        ``wait`` (the tile that gives it; null when not known) — both null
+                        under ``flat``; ``base``.
+    price_difference    ``payer`` / ``payee`` (both ready), ``payer_value`` / ``payee_value``
+                        (points, base 1), ``base``.
+    tax_refund          ``konger`` (not ready), ``kong_payer`` (who gets the money back),
+                        ``kong``.
+    ==================  ======================================================================
+
+    A win's ``score`` is :meth:`xuezhan.fan.Score.parts`: ``patterns`` [{name, fan}],
+    ``add_ons`` [{name, count, fan, total}], ``fan``, ``capped``, ``max_fan``, ``points``;
+    it is null for a hand-made record without a score, which gives ``breakdown`` (text).
+
+    >>> describe("flower_pig", {"pig": 2, "payee": 0, "penalty": 16, "base": 1, "amount": 16})
+    '查花猪: seat 2 is a flower pig at the draw and pays seat 0 the penalty 16 × base 1 = 16.'
+    """
+    render = _SENTENCES.get(reason)
+    if render is None:
+        raise SettlementError(f"unknown payment reason {reason!r}")
+    return render(params, seat or _seat)
+
+
+_Seat = Callable[[int], str]
+
+
+def _kong_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
+    kong = p["kong"]
+    what = f"{seat(p['konger'])}'s {_kong_name(kong['kind'])} of {kong['tile']}"
+    if kong["kind"] == "direct":
+        why = f"{seat(p['payer'])} discarded the tile and pays {what}"
+    else:
+        why = f"{seat(p['payer'])}, still in the round, pays {what}"
+    return f"{why}: {p['units']} × base {p['base']} = {p['amount']}."
+
+
+def _how(p: Mapping[str, Any]) -> str:
+    """The win's breakdown, then × base: ``清一色 2 = 2 fan → 4 × base 1 = 4``."""
+    text = format_breakdown(p["score"]) if p.get("score") else str(p["breakdown"])
+    points, base = p["points"], p["base"]
+    # a scorer's breakdown already ends "→ 8 × base": only the base and the sum remain
+    if text.endswith("× base"):
+        return f"{text} {base} = {points * base}"
+    return f"{text} → {points} × base {base} = {points * base}"
+
+
+def _self_drawn_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
+    bonus = p["self_draw_bonus"]
+    extra = f" + 1 base (自摸加底) = {p['points'] * p['base'] + bonus}" if bonus else ""
+    replacement = " on a kong replacement (杠上花)" if p["after_kong"] else ""
+    return (f"{seat(p['winner'])} self-draws {p['tile']}{replacement}; {seat(p['payer'])}, "
+            f"still in the round, pays: {_how(p)}{extra}.")
+
+
+def _discard_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
+    winner, payer = seat(p["winner"]), seat(p["payer"])
+    if p["dian_gang_hua"]:
+        return (f"{winner} wins on the replacement tile {p['tile']} of a direct kong (点杠花); "
+                f"{payer} discarded the kong tile and pays as for a discard: {_how(p)}.")
+    after = " right after their kong (杠上炮)" if p["kong_discard"] else ""
+    return (f"{winner} wins on {payer}'s discard {p['tile']}{after}; "
+            f"only the discarder pays: {_how(p)}.")
+
+
+def _rob_kong_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
+    return (f"{seat(p['winner'])} robs {seat(p['payer'])}'s added kong of {p['tile']} (抢杠); "
+            f"the konger pays as the discarder: {_how(p)}.")
+
+
+def _call_transfer_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
+    kong = p["kong"]
+    scope = (f"the income of their {_kong_name(kong['kind'])} of {kong['tile']}"
+             if p["scope"] == "transfer_last" else "all their kong income so far")
+    return (f"呼叫转移: {seat(p['konger'])} kongs and then discards {p['tile']}, which "
+            f"{seat(p['winner'])} wins on (杠上炮); {scope} ({p['amount']}) goes to the winner.")
+
+
+def _kong_refund_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
+    kong = p["kong"]
+    return (f"{seat(p['konger'])} discarded {p['tile']} right after their "
+            f"{_kong_name(kong['kind'])} of {kong['tile']} and it was won (杠上炮): the kong "
+            f"money {seat(p['kong_payer'])} paid ({p['amount']}) goes back.")
+
+
+def _flower_pig_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
+    return (f"查花猪: {seat(p['pig'])} is a flower pig at the draw and pays {seat(p['payee'])} "
+            f"the penalty {p['penalty']} × base {p['base']} = {p['amount']}.")
+
+
+def _ting_check_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
+    how = {"flat": "a flat 1 point",
+           "max_no_kong_fan": f"{p['fan']} fan (without kong add-ons)"}.get(p["mode"],
+                                                                          f"{p['fan']} fan")
+    return (f"查叫: {seat(p['payer'])} is not ready at the draw and pays {seat(p['payee'])}, "
+            f"ready for {how} → {p['value']} × base {p['base']} = {p['amount']}.")
+
+
+def _price_difference_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
+    low, high = p["payer_value"], p["payee_value"]
+    return (f"补差价: {seat(p['payer'])} (ready, ×{low}) pays {seat(p['payee'])} (ready, "
+            f"×{high}) the difference {high - low} × base {p['base']} = {p['amount']}.")
+
+
+def _tax_refund_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
+    kong = p["kong"]
+    return (f"退税: {seat(p['konger'])} is not ready at the draw and returns the {p['amount']} "
+            f"{seat(p['kong_payer'])} paid for their {_kong_name(kong['kind'])} of "
+            f"{kong['tile']}.")
+
+
+_SENTENCES: dict[str, Callable[[Mapping[str, Any], _Seat], str]] = {
+    "win_self_drawn": _self_drawn_sentence, "win_discard": _discard_sentence,
+    "win_rob_kong": _rob_kong_sentence,
+    "kong_direct": _kong_sentence, "kong_added": _kong_sentence, "kong_concealed": _kong_sentence,
+    "call_transfer": _call_transfer_sentence, "kong_refund": _kong_refund_sentence,
+    "flower_pig": _flower_pig_sentence, "ting_check": _ting_check_sentence,
+    "price_difference": _price_difference_sentence, "tax_refund": _tax_refund_sentence,
+}
+
+
+# -- helpers ------------------------------------------------------------------------
+
+
+def _kong_ref(k: KongEvent) -> dict[str, Any]:
+    return {"event": k.index, "seat": k.seat, "kind": k.kind, "tile": _tile(k.tile)}
+
+
+def _score_params(w: WinEvent) -> dict[str, Any]:
+    if w.score is not None:
+        return {"score": w.score.parts()}
+    return {"score": None, "breakdown": w.detail}
 
 
 def _unique(checks: Iterable[DrawCheck]) -> list[DrawCheck]:
@@ -449,5 +627,5 @@ def _tile(tile: int) -> str:
     return str(TILES[tile]) if 0 <= tile < NUM_KINDS else f"tile {tile}"
 
 
-def _kong_name(k: KongEvent) -> str:
-    return f"{k.kind} kong ({_KONG_ZH.get(k.kind, k.kind)})"
+def _kong_name(kind: str) -> str:
+    return f"{kind} kong ({_KONG_ZH.get(kind, kind)})"

@@ -19,7 +19,7 @@ from typing import Any
 
 from xuezhan.actions import Action, DingQue, Discard, Draw, Exchange, Gang, Hu, Peng
 from xuezhan.errors import IllegalActionError
-from xuezhan.fan import Score, WinContext, score_win, ting_value
+from xuezhan.fan import Score, WinContext, best_wait, score_win, ting_value
 from xuezhan.hand import Meld, MeldKind, SuitKeys, holds_suits
 from xuezhan.rules import Rules
 from xuezhan.settlement import DrawCheck, KongEvent, RoundRecord, WinEvent
@@ -213,7 +213,7 @@ class Table:
         """Score ``seat`` winning on ``tile`` (already in the hand when ``in_hand``)."""
         counts = self.hands[seat] if in_hand else _plus(self.hands[seat], tile)
         return score_win(counts, self.melds[seat], tile, self.voids[seat],
-                         self.rules, ctx)
+                         self.rules, ctx, strict=False)
 
     def live_seats(self) -> list[int]:
         return [s for s in range(4) if not self.won[s]]
@@ -526,7 +526,8 @@ class Table:
                 fan=score.fan, points=score.points, detail=score.breakdown(),
                 pattern=score.pattern, in_round=in_round, group=group, rob_kong=ctx.rob_kong,
                 after_kong=self.replacement_of if ctx.after_kong else None,
-                kong_before_discard=self.kong_before_discard if ctx.kong_discard else None))
+                kong_before_discard=self.kong_before_discard if ctx.kong_discard else None,
+                score=score))
         self.won[seat] = True
         self.win_order.append(seat)
         self.claimed_or_won = True
@@ -718,12 +719,14 @@ class Table:
         else:
             pig = void is not None and (any(hand[void * 9:void * 9 + 9])
                                         or any(m.tile // 9 == void for m in melds))
-        value = ting_value(hand, melds, void, self.rules)
-        no_kong = (ting_value(hand, melds, void, self.rules, exclude_kong_fan=True)
+        value = ting_value(hand, melds, void, self.rules, strict=False)
+        no_kong = (ting_value(hand, melds, void, self.rules, exclude_kong_fan=True,
+                              strict=False)
                    if self.rules.ting_check == "max_no_kong_fan" else None)  # only it asks
         return DrawCheck(seat=seat, flower_pig=pig,
                          ready_fan=None if value is None else value[0],
-                         ready_fan_no_kong=None if no_kong is None else no_kong[0])
+                         ready_fan_no_kong=None if no_kong is None else no_kong[0],
+                         ready_wait=best_wait(value), ready_wait_no_kong=best_wait(no_kong))
 
 
 def _plus(counts: list[int], tile: int) -> list[int]:

@@ -60,6 +60,21 @@ def test_an_uploaded_match_ends_verified_with_its_settlement(
     assert one == detail["rounds"][1]
 
 
+def test_the_api_serves_each_payments_reason_params(
+    club: Any, cast: Any, api_client: Any, verified_upload: Any
+) -> None:
+    from xuezhan.settlement import describe
+
+    match_id = verified_upload(simulated(21, rounds=2))["id"]
+    client = api_client(cast["mia"])
+    rounds = client.get(f"/api/v1/clubs/{club.pk}/matches/{match_id}/").json()["rounds"]
+    payments = [p for r in rounds for p in r["payments"]]
+    assert payments
+    for p in payments:
+        assert p["params"]["amount"] == p["amount"]
+        assert describe(p["reason"], p["params"]) == p["detail"]
+
+
 def test_an_illegal_match_reports_its_violations(
     club: Any, cast: Any, api_client: Any, verified_upload: Any
 ) -> None:

@@ -78,13 +78,60 @@ def test_the_upload_form_verifies_and_shows_the_settlement(
     assert any(f"{name} (seat {seat})" in page for seat, name in enumerate(names))
 
 
-def test_settlement_sentences_name_the_players() -> None:
-    from analysis.pages import with_names
+NAMES = {0: "alice", 1: "bob", 2: "carol", 3: "dave"}
 
-    names = {0: "alice", 1: "bob", 2: "carol", 3: "dave"}
-    assert with_names("seat 1 wins on seat 3's discard 9m", names) == (
-        "bob (seat 1) wins on dave (seat 3)'s discard 9m")
-    assert with_names("seats 12 and seat 4", names) == "seats 12 and seat 4"
+
+def test_settlement_sentences_are_made_from_reason_and_params_with_player_names() -> None:
+    from analysis.pages import payment_sentence
+
+    params = {"konger": 2, "payer": 0, "units": 2, "base": 1, "amount": 2,
+              "kong": {"event": 5, "seat": 2, "kind": "direct", "tile": "9m"}}
+    assert payment_sentence("kong_direct", params, NAMES) == (
+        "alice (seat 0) discarded the tile and pays carol (seat 2)'s direct kong (直杠) of 9m: "
+        "2 × base 1 = 2.")
+
+
+def test_settlement_sentences_with_seat_labels_only_are_the_engine_lines() -> None:
+    from analysis.pages import payment_sentence
+    from xuezhan.replay import verify_document
+    from xuezhan.simulate import simulate_match
+
+    for seed in range(3):
+        for r in verify_document(simulate_match(seed, 3, "online")).rounds:
+            for p in r.settlement.payments:
+                assert payment_sentence(p.reason, p.params, {}) == p.detail
+
+
+def test_the_match_page_words_payments_from_their_stored_data(
+    browser: Any, club: Any, upload: Any
+) -> None:
+    from analysis import services
+    from analysis.models import Payment
+    from xuezhan.simulate import simulate_match
+
+    doc = simulate_match(31, 2)
+    match = upload(doc)
+    services.verify_match(match_id=match.pk)
+    payments = Payment.objects.filter(round__match=match)
+    assert payments.exists()
+    payments.update(detail="stale English text")
+    page = browser.get(f"/clubs/{club.pk}/matches/{match.pk}/").content.decode()
+    assert "stale English text" not in page
+    assert any(f"{name} (seat {seat})" in page for seat, name in enumerate(doc["players"]))
+
+
+def test_a_payment_stored_without_params_shows_its_stored_line(
+    browser: Any, club: Any, upload: Any
+) -> None:
+    from analysis import services
+    from analysis.models import Payment
+    from xuezhan.simulate import simulate_match
+
+    match = upload(simulate_match(31, 2))
+    services.verify_match(match_id=match.pk)
+    Payment.objects.filter(round__match=match).update(params={}, detail="the line as stored")
+    page = browser.get(f"/clubs/{club.pk}/matches/{match.pk}/").content.decode()
+    assert "the line as stored" in page
 
 
 def test_the_upload_form_lists_every_error(browser: Any, club: Any) -> None:

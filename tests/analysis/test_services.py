@@ -40,7 +40,7 @@ def snapshot(match: Match) -> dict[str, Any]:
         "payments": list(
             Payment.objects.filter(round__match=match)
             .order_by("round__index", "ordinal")
-            .values_list("round__index", "payer", "payee", "amount", "reason", "detail")
+            .values_list("round__index", "payer", "payee", "amount", "reason", "detail", "params")
         ),
         "seats": list(
             SeatResult.objects.filter(round__match=match)
@@ -72,6 +72,19 @@ def test_a_legal_match_is_verified_with_its_settlement(upload: Any) -> None:
         assert handle == doc["players"][seat]
         assert delta == report["rounds"][round_index]["seats"][seat]["delta"]
     assert sum(sum(s[3]) for s in facts["settlements"]) == 0  # money is conserved
+
+
+def test_each_payment_is_stored_with_its_reason_params(upload: Any) -> None:
+    doc = simulated(1, rounds=3)
+    match = services.verify_match(match_id=upload(doc).pk)
+    from xuezhan.replay import verify_document
+
+    report = verify_document(doc).to_dict()
+    stored = [p[4:] for p in snapshot(match)["payments"]]
+    assert stored == [
+        (p["reason"], p["detail"], p["params"]) for r in report["rounds"] for p in r["payments"]
+    ]
+    assert stored and all(params["amount"] > 0 for _reason, _detail, params in stored)
 
 
 def test_an_illegal_match_keeps_every_violation_with_its_locators(upload: Any) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from xuezhan.errors import TileCountError
 from xuezhan.fan import AddOn, Score, WinContext, score_win, ting_value
 from xuezhan.hand import Meld, MeldKind
 from xuezhan.rules import Rules
@@ -300,6 +301,24 @@ def test_self_draw_bonus_under_each_value(bonus: str, fan: int) -> None:
     assert score("23445677m345789p", "7m", rules=rs, self_drawn=False).fan == 0
 
 
+@pytest.mark.parametrize("dian_gang_hua, zi_mo", [("discard", False), ("self_draw", True)])
+def test_dian_gang_hua_discard_is_a_discard_win_without_zi_mo_fan(dian_gang_hua: str,
+                                                                   zi_mo: bool) -> None:
+    rs = rules(self_draw_bonus="plus_fan", dian_gang_hua=dian_gang_hua)
+    s = score("123m456m789m11p", "1p", melds=[meld("ming", "5p")], rules=rs,
+              after_kong="direct")
+    assert ("zi_mo" in add_ons(s)) is zi_mo
+    assert "gang_shang_hua" in add_ons(s)  # still a win on a kong's replacement tile
+
+
+@pytest.mark.parametrize("kind", ["added", "concealed"])
+def test_dian_gang_hua_discard_keeps_zi_mo_fan_after_an_added_or_concealed_kong(kind: str) -> None:
+    rs = rules(self_draw_bonus="plus_fan", dian_gang_hua="discard")
+    s = score("123m456m789m11p", "1p", melds=[meld("an" if kind == "concealed" else "jia", "5p")],
+              rules=rs, after_kong=kind)
+    assert "zi_mo" in add_ons(s)
+
+
 def test_self_draw_bonus_counts_a_win_on_a_kong_replacement_as_self_drawn() -> None:
     s = score("123m456m789m11p", "1p", melds=[meld("an", "5p")],
               rules=rules(self_draw_bonus="plus_fan"), after_kong="concealed")
@@ -449,7 +468,9 @@ def test_a_meld_of_the_void_suit_is_not_a_win() -> None:
 
 
 def test_seven_pairs_need_a_concealed_hand() -> None:
-    s = score("11334466m5577p", "7p", melds=[meld("peng", "9p")])
+    # fourteen concealed tiles next to a peng: the replay (not strict) finds no win in it
+    s = score_win(counts_of(parse_tiles("11334466m557799p")), [meld("peng", "9s")],
+                  Tile.parse("9p"), M, CHENGDU, strict=False)
     assert s.reason == "not_a_winning_hand"
 
 
@@ -491,10 +512,57 @@ def test_breakdown_names_pattern_add_ons_and_points() -> None:
 def test_to_json_is_plain_data() -> None:
     s = score("123333m45566799s", "9s", rules=ONLINE)
     assert s.to_json() == {
-        "winning": True, "pattern": "ping_hu", "fan": 2,
-        "add_ons": [{"name": "gen", "fan": 1, "count": 1}],
-        "capped": False, "points": 2, "breakdown": "平胡 1 + 根 ×1 = 2 fan → 2 × base",
+        "winning": True, "reason": None, "pattern": "ping_hu",
+        "patterns": [{"name": "ping_hu", "fan": 1}], "fan": 2,
+        "add_ons": [{"name": "gen", "count": 1, "fan": 1, "total": 1}],
+        "capped": False, "max_fan": 7, "points": 2,
+        "breakdown": "平胡 1 + 根 ×1 = 2 fan → 2 × base",
     }
+
+
+def test_score_json_lists_every_counted_pattern_in_additive() -> None:
+    s = score("22244455577799m", "9m", rules=rules(fan_system="additive"))
+    out = s.to_json()
+    assert out["patterns"] == [{"name": "qing_yi_se", "fan": 2}, {"name": "dui_dui_hu", "fan": 1}]
+    assert out["pattern"] == "qing_yi_se"  # the highest, kept for older readers
+    assert out["fan"] == sum(p["fan"] for p in out["patterns"])
+
+
+def test_score_json_lists_the_one_pattern_of_the_table_system() -> None:
+    out = score("22244455577799m", "9m", rules=CHENGDU).to_json()
+    assert out["patterns"] == [{"name": "qing_dui", "fan": 3}]
+    assert out["pattern"] == "qing_dui"
+
+
+def test_score_json_add_ons_state_count_fan_per_unit_and_total() -> None:
+    s = score("123m789m11m", "1m", melds=[meld("an", "5m"), meld("an", "6m")],
+              rules=CHENGDU, after_kong="concealed", self_drawn=True)
+    kong = next(a for a in s.to_json()["add_ons"] if a["name"] == "kong_concealed")
+    assert kong == {"name": "kong_concealed", "count": 2, "fan": 2, "total": 4}
+
+
+def test_score_json_of_no_win_states_the_reason() -> None:
+    out = score("123m456m789m12p555s", "5s", void=S).to_json()
+    assert (out["winning"], out["reason"], out["patterns"]) == (False, "not_a_winning_hand", [])
+
+
+TWO_MELDS = [meld("peng", "5p"), meld("an", "6p")]
+
+
+@pytest.mark.parametrize("hand, melds", [("123m456m789m11p5s", []), ("123m456m789m1p", []),
+                                         ("123m456m789m11p", TWO_MELDS)])
+def test_score_refuses_a_hand_whose_tile_count_does_not_fit_its_melds(
+        hand: str, melds: list[Meld]) -> None:
+    with pytest.raises(TileCountError, match=str(len(parse_tiles(hand)))):
+        score_win(counts_of(parse_tiles(hand)), melds, Tile.parse("1m"), None, CHENGDU)
+
+
+@pytest.mark.parametrize("hand, melds", [("12m", []), ("123m456m789m11p", []),
+                                         ("123m456m789m1p", TWO_MELDS)])
+def test_ting_value_refuses_a_hand_whose_tile_count_does_not_fit_its_melds(
+        hand: str, melds: list[Meld]) -> None:
+    with pytest.raises(TileCountError, match="相公"):
+        ting_value(counts_of(parse_tiles(hand)), melds, None, CHENGDU)
 
 
 def test_add_on_names_print_in_chinese() -> None:

@@ -116,7 +116,7 @@ def test_report_keys_are_the_contract() -> None:
     assert {"legal", "ruleset", "violations", "rounds", "totals"} <= set(out)
     assert set(out["rounds"][0]) >= {"deltas", "payments", "next_dealer", "incomplete"}
     assert set(out["rounds"][0]["payments"][0]) == {"payer", "payee", "amount", "reason",
-                                                     "detail"}
+                                                     "detail", "params"}
     assert out["totals"] == [4, -4, 0, 0]
 
 

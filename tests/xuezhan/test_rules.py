@@ -164,3 +164,30 @@ def test_exchange_off_has_no_direction() -> None:
 
 def test_every_pattern_has_a_chinese_name() -> None:
     assert set(PATTERN_NAMES) == set(CHENGDU_PATTERNS)
+
+
+def test_patterns_accept_the_chinese_name_as_an_alias_of_the_identifier() -> None:
+    by_zh = Rules.from_json({"patterns": {"清一色": 3}})
+    assert by_zh == Rules.from_json({"patterns": {"qing_yi_se": 3}})
+    assert by_zh.patterns["qing_yi_se"] == 3
+
+
+def test_add_ons_accept_the_chinese_name_as_an_alias_of_the_identifier() -> None:
+    r = Rules.from_json({"add_ons": {"金钩钓": 1, "根": None}})
+    assert (r.add_ons["jin_gou_diao"], r.add_ons["gen"]) == (1, None)
+
+
+def test_a_ruleset_given_chinese_names_prints_identifiers() -> None:
+    printed = Rules.from_json({"patterns": {"龙七对": 6}, "add_ons": {"门清": 1}}).to_json()
+    assert printed["patterns"]["long_qi_dui"] == 6 and "龙七对" not in printed["patterns"]
+    assert printed["add_ons"]["men_qing"] == 1 and "门清" not in printed["add_ons"]
+
+
+def test_a_pattern_named_twice_by_identifier_and_chinese_name_is_refused() -> None:
+    with pytest.raises(RulesError, match="qing_yi_se"):
+        Rules.from_json({"patterns": {"清一色": 3, "qing_yi_se": 2}})
+
+
+def test_an_unknown_chinese_name_is_refused_naming_it() -> None:
+    with pytest.raises(RulesError, match="花龙"):
+        Rules.from_json({"patterns": {"花龙": 2}})

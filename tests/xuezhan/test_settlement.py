@@ -3,10 +3,14 @@ every settlement option of §7. Records are built by hand; seats are 0-3."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
+from xuezhan.fan import WinContext, score_win
+from xuezhan.hand import Meld, MeldKind
+from xuezhan.replay import verify_document
 from xuezhan.rules import Rules
 from xuezhan.settlement import (
     DrawCheck,
@@ -16,10 +20,12 @@ from xuezhan.settlement import (
     Settlement,
     SettlementError,
     WinEvent,
+    describe,
     next_dealer,
     settle,
 )
-from xuezhan.tiles import Tile
+from xuezhan.simulate import simulate_match
+from xuezhan.tiles import Tile, counts_of, parse_tiles
 
 ALL = frozenset({0, 1, 2, 3})
 FIVE_M = Tile.parse("5m")
@@ -48,9 +54,11 @@ def win(index: int, seat: int, discarder: int | None = None, *, points: int = 4,
 
 
 def check(seat: int, ready: int | None = None, no_kong: int | None = None,
-          pig: bool = False) -> DrawCheck:
+          pig: bool = False, wait: str | None = None) -> DrawCheck:
+    tile = None if wait is None else int(Tile.parse(wait))
     return DrawCheck(seat=seat, flower_pig=pig, ready_fan=ready,
-                     ready_fan_no_kong=ready if no_kong is None else no_kong)
+                     ready_fan_no_kong=ready if no_kong is None else no_kong,
+                     ready_wait=tile, ready_wait_no_kong=tile)
 
 
 def record(*events: KongEvent | WinEvent, drawn: bool = False, checks: tuple[DrawCheck, ...] = (),
@@ -285,6 +293,50 @@ def test_self_draw_bonus_plus_base_does_not_apply_to_dian_gang_hua_paid_as_a_dis
     r = rules("online", self_draw_bonus="plus_base")
     result = settle(record(direct, win(7, 1, points=4, after_kong=direct)), r)
     assert pays(result, "win_discard") == [(3, 1, 4)]
+
+
+def _dian_gang_hua_settled(dian_gang_hua: str, bonus: str) -> Settlement:
+    """Seat 1 wins on the replacement tile of its direct kong of 5p, whose tile seat 3
+    discarded: scored by the scorer and settled, as the replay does."""
+    r = rules("online", dian_gang_hua=dian_gang_hua, self_draw_bonus=bonus)
+    s = score_win(counts_of(parse_tiles("123m456m789m11p")), [Meld(MeldKind.MING, 14, 3)],
+                  Tile.parse("1p"), 2, r, WinContext(after_kong="direct"))
+    direct = kong(5, 1, "direct", discarder=3)
+    event = WinEvent(index=7, seat=1, tile=Tile.parse("1p"), discarder=None, fan=s.fan,
+                     points=s.points, detail=s.breakdown(), pattern=s.pattern, in_round=ALL,
+                     group=7, after_kong=direct, score=s)
+    return settle(record(direct, event), r)
+
+
+def _add_on_names(result: Settlement) -> set[str]:
+    return {a["name"] for a in result.payments[-1].params["score"]["add_ons"]}
+
+
+# 平胡 1 + 根 1 (a declared kong counts under `online`) + 杠上花 1 = 3 fan → 4 points
+
+
+def test_dian_gang_hua_discard_with_plus_fan_is_a_discard_win_without_zi_mo_fan() -> None:
+    result = _dian_gang_hua_settled("discard", "plus_fan")
+    assert pays(result, "win_discard") == [(3, 1, 4)]
+    assert "zi_mo" not in _add_on_names(result)
+
+
+def test_dian_gang_hua_discard_with_plus_base_is_a_discard_win_without_zi_mo_base() -> None:
+    result = _dian_gang_hua_settled("discard", "plus_base")
+    assert pays(result, "win_discard") == [(3, 1, 4)]
+    assert result.payments[-1].params["dian_gang_hua"] is True
+
+
+def test_dian_gang_hua_self_draw_with_plus_fan_is_a_self_draw_with_zi_mo_fan() -> None:
+    result = _dian_gang_hua_settled("self_draw", "plus_fan")
+    assert pays(result, "win_self_drawn") == [(0, 1, 8), (2, 1, 8), (3, 1, 8)]
+    assert "zi_mo" in _add_on_names(result)
+
+
+def test_dian_gang_hua_self_draw_with_plus_base_is_a_self_draw_with_zi_mo_base() -> None:
+    result = _dian_gang_hua_settled("self_draw", "plus_base")
+    assert pays(result, "win_self_drawn") == [(0, 1, 5), (2, 1, 5), (3, 1, 5)]
+    assert result.payments[-1].params["self_draw_bonus"] == 1
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -549,6 +601,108 @@ def test_payment_and_settlement_to_json() -> None:
     result = settle(record(win(10, 1, discarder=3, points=4)), rules())
     assert result.payments[0].to_json() == {
         "payer": 3, "payee": 1, "amount": 4, "reason": "win_discard",
-        "detail": result.payments[0].detail}
+        "detail": result.payments[0].detail, "params": dict(result.payments[0].params)}
     assert result.to_json()["deltas"] == [0, 4, 0, -4]
     assert isinstance(result.payments[0], Payment)
+
+
+# -- structured reasons ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", [
+    "chengdu", "online", {"preset": "online", "kong_then_discard_won": "refund"},
+    {"preset": "chengdu", "kong_then_discard_won": "transfer_all", "self_draw_bonus": "plus_base",
+     "ting_check": "max_no_kong_fan"}, {"preset": "chengdu", "ting_check": "flat"}])
+def test_every_payment_detail_is_rendered_from_its_reason_and_params(ruleset: Any) -> None:
+    seen: set[str] = set()
+    for seed in range(6):
+        for r in verify_document(simulate_match(seed, 4, ruleset)).rounds:
+            for p in r.settlement.payments:
+                seen.add(p.reason)
+                assert p.detail == describe(p.reason, p.params)
+                assert json.loads(json.dumps(p.params)) == p.params  # plain JSON data
+                assert p.params["amount"] == p.amount
+    assert {"win_self_drawn", "win_discard", "kong_concealed"} <= seen
+
+
+def test_win_params_list_pattern_ids_fans_and_add_ons_with_counts() -> None:
+    result = _dian_gang_hua_settled("self_draw", "none")
+    params = result.payments[-1].params
+    assert (params["winner"], params["payer"], params["tile"]) == (1, 3, "1p")
+    assert params["score"]["patterns"] == [{"name": "ping_hu", "fan": 1}]
+    assert params["score"]["add_ons"] == [
+        {"name": "gen", "count": 1, "fan": 1, "total": 1},
+        {"name": "gang_shang_hua", "count": 1, "fan": 1, "total": 1}]
+    assert params["after_kong"] == {"event": 5, "seat": 1, "kind": "direct", "tile": "5m"}
+
+
+def test_win_params_without_a_score_carry_the_breakdown_text() -> None:
+    params = settle(record(win(10, 1, discarder=3)), rules()).payments[0].params
+    assert params["score"] is None and params["breakdown"] == "test 2 fan → 4 × base"
+    assert (params["winner"], params["payer"], params["kong_discard"]) == (1, 3, None)
+
+
+def test_kong_params_state_the_kind_the_units_and_the_base() -> None:
+    result = settle(record(kong(5, 2, "direct", discarder=0), base=3), rules())
+    assert result.payments[0].params == {
+        "konger": 2, "payer": 0, "kong": {"event": 5, "seat": 2, "kind": "direct", "tile": "5m"},
+        "units": 2, "base": 3, "amount": 6}
+
+
+def test_ting_check_params_state_the_wait_and_the_value_used() -> None:
+    checks = (check(0), check(1, ready=2, no_kong=1, wait="3s"))
+    result = settle(record(drawn=True, checks=checks), rules(ting_check="max_no_kong_fan"))
+    assert result.payments[0].params == {
+        "payer": 0, "payee": 1, "value": 2, "mode": "max_no_kong_fan", "fan": 1, "wait": "3s",
+        "base": 1, "amount": 2}
+
+
+def test_flower_pig_params_name_the_pig_and_the_penalty() -> None:
+    checks = (check(0, pig=True), check(1, ready=1))
+    result = settle(record(drawn=True, checks=checks), rules())
+    pig = [p.params for p in result.payments if p.reason == "flower_pig"]
+    assert [(p["pig"], p["payee"], p["penalty"]) for p in pig] == [(0, 1, 16), (0, 2, 16),
+                                                                   (0, 3, 16)]
+
+
+def test_tax_refund_params_name_the_refunded_kong() -> None:
+    checks = (check(0), check(1, ready=1))
+    result = settle(record(kong(4, 0, "added"), drawn=True, checks=checks), rules())
+    refunds = [p.params for p in result.payments if p.reason == "tax_refund"]
+    assert {p["kong_payer"] for p in refunds} == {1, 2, 3}
+    assert all(p["kong"] == {"event": 4, "seat": 0, "kind": "added", "tile": "5m"}
+               for p in refunds)
+
+
+def test_call_transfer_params_name_the_transferred_kong_and_the_scope() -> None:
+    result = settle(_kong_then_discard(1), rules("online"))
+    params = result.payments[-1].params
+    assert (params["konger"], params["winner"], params["scope"]) == (2, 1, "transfer_last")
+    assert params["kong"] == {"event": 5, "seat": 2, "kind": "concealed", "tile": "5m"}
+    assert params["transferred"] == [params["kong"]]
+
+
+def test_call_transfer_all_params_list_every_transferred_kong() -> None:
+    earlier = kong(3, 2, "added")
+    r = rules("chengdu", kong_then_discard_won="transfer_all")
+    result = settle(record(earlier, *_kong_then_discard(1).events), r)
+    transfer = next(p for p in result.payments if p.reason == "call_transfer")
+    assert transfer.params["scope"] == "transfer_all"
+    assert [k["event"] for k in transfer.params["transferred"]] == [3, 5]
+
+
+def test_every_reason_code_has_a_sentence() -> None:
+    from xuezhan.settlement import _SENTENCES, REASONS
+
+    assert set(_SENTENCES) == set(REASONS)
+
+
+def test_describe_names_the_seats_with_the_function_given() -> None:
+    params = settle(record(win(10, 1, discarder=3)), rules()).payments[0].params
+    text = describe("win_discard", params, {1: "alice", 3: "dave"}.__getitem__)
+    assert text.startswith("alice wins on dave's discard 5m;") and "seat" not in text
+
+
+def test_describe_refuses_an_unknown_reason() -> None:
+    with pytest.raises(SettlementError, match="nothing"):
+        describe("nothing", {})

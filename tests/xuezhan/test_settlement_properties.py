@@ -3,6 +3,7 @@ every payment is a real transfer, and settling is a pure function of record and 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hypothesis import given, settings
@@ -15,6 +16,7 @@ from xuezhan.settlement import (
     KongEvent,
     RoundRecord,
     WinEvent,
+    describe,
     next_dealer,
     settle,
 )
@@ -140,6 +142,29 @@ def test_settlement_balances_and_every_payment_is_a_real_transfer(
     assert tuple(deltas) == result.deltas
     assert sum(result.deltas) == 0
     assert result.next_dealer == next_dealer(record)
+
+
+#: which params name a payment's payer and payee, by reason
+ROLES = {
+    "kong_direct": ("payer", "konger"), "kong_added": ("payer", "konger"),
+    "kong_concealed": ("payer", "konger"), "win_self_drawn": ("payer", "winner"),
+    "win_discard": ("payer", "winner"), "win_rob_kong": ("payer", "winner"),
+    "call_transfer": ("konger", "winner"), "kong_refund": ("konger", "kong_payer"),
+    "flower_pig": ("pig", "payee"), "ting_check": ("payer", "payee"),
+    "price_difference": ("payer", "payee"), "tax_refund": ("konger", "kong_payer"),
+}
+
+
+@settings(max_examples=150, deadline=None)
+@given(round_records(), rulesets())
+def test_every_payment_sentence_is_rendered_from_its_params_which_name_payer_and_payee(
+        record: RoundRecord, rules: Rules) -> None:
+    for p in settle(record, rules).payments:
+        assert p.detail == describe(p.reason, p.params)
+        assert json.loads(json.dumps(p.params)) == p.params
+        payer, payee = ROLES[p.reason]
+        assert (p.params[payer], p.params[payee], p.params["amount"]) == (p.payer, p.payee,
+                                                                           p.amount)
 
 
 @settings(max_examples=60, deadline=None)
