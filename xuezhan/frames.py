@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import NotRequired, TypedDict
 
 from xuezhan.actions import Action, DingQue, Discard, Draw, Exchange, Gang, Hu, Peng
+from xuezhan.hand import KongKind
 from xuezhan.settlement import RoundRecord, settle
 from xuezhan.table import Problem, Table
 from xuezhan.tiles import SUIT_LETTERS, TILES
@@ -45,8 +46,8 @@ FrameAction.__doc__ = """What happened at a step, for a program to read.
   exchange and 定缺.
 - ``from``: the seat the tile came from: the discarder for a peng, a direct kong and a win
   on a discard, the konger for robbing a kong; null otherwise (a self-drawn win included).
-- ``kind`` (kongs only): ``"ming"`` direct, ``"jia"`` added to a peng, ``"an"`` concealed,
-  the log's spelling, as in the melds.
+- ``kind`` (kongs only): ``"ming"`` direct, ``"jia"`` added to a peng, ``"an"`` concealed:
+  the log's spelling (``KongKind.log``), as in the melds.
 - ``replacement`` (draws only): the tile replaces a kong (a win on it is 杠上花).
 - ``rob_kong`` (wins only): the win robs an added kong (抢杠).
 - ``die``, ``give``, ``receive`` (the exchange only): the die as recorded, the three tiles
@@ -163,7 +164,7 @@ class Framer:
         # a kong is owed its replacement tile, and an added kong open to robbing, only
         # until the next event (a robbed added kong owes nothing: it did not happen)
         self._kong_by = action.actor if isinstance(action, Gang) else None
-        self._rob_open = (isinstance(action, Gang) and action.kind == "jia") or bool(
+        self._rob_open = (isinstance(action, Gang) and action.kind is KongKind.ADDED) or bool(
             out.get("rob_kong"))
         return out
 
@@ -177,7 +178,7 @@ class Framer:
         elif isinstance(action, Discard):
             self._rivers[action.actor].append({"tile": tile, "claimed_by": None, "won_by": []})
         elif isinstance(action, Gang):
-            out["kind"] = action.kind
+            out["kind"] = action.kind.log  # as the log and the melds spell it
         elif isinstance(action, Hu):
             out["rob_kong"] = source is not None and self._rob_open
         if source is not None and not out.get("rob_kong"):

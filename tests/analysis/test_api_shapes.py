@@ -10,7 +10,7 @@ import pytest
 from tests.records.documents import dumps, illegal_document
 from xuezhan.frames import Frame
 from xuezhan.replay import SeatFacts, replay_frames, verify_document
-from xuezhan.simulate import simulate_match
+from xuezhan.sim.simulate import simulate_match
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ import pytest
 
 from xuezhan.frames import Frame, FrameAction, RiverTile
 from xuezhan.replay import replay_frames, verify_document
-from xuezhan.simulate import simulate_match
+from xuezhan.sim.simulate import simulate_match
 from xuezhan.table import CODES as TABLE_CODES
 
 DATA = Path(__file__).parent.parent / "data"

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from tests.xuezhan.logs import match_doc, round_doc
 from xuezhan.actions import action_from_json
-from xuezhan.corrupt import corrupt
 from xuezhan.errors import XuezhanError
 from xuezhan.replay import (
     MAX_VIOLATIONS_PER_ROUND,
@@ -23,7 +22,8 @@ from xuezhan.replay import (
     verify_document,
 )
 from xuezhan.rules import Rules
-from xuezhan.simulate import simulate_match
+from xuezhan.sim.corrupt import corrupt
+from xuezhan.sim.simulate import simulate_match
 from xuezhan.table import Problem
 
 DATA = Path(__file__).parent.parent / "data"
@@ -144,7 +144,7 @@ def test_the_walk_does_not_change_the_document() -> None:
 
 
 def test_coverage_reads_add_ons_and_dian_gang_hua_from_the_scores_and_payments() -> None:
-    from xuezhan.simulate import coverage
+    from xuezhan.sim.coverage import coverage
 
     chengdu = coverage([json.loads((DATA / "kong_bloom_direct_kong_chengdu.json").read_text())])
     online = coverage([json.loads((DATA / "kong_bloom_direct_kong_online.json").read_text())])
