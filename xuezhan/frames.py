@@ -12,8 +12,8 @@ Seats are 0-3 and every per-seat list is indexed by seat. Tiles are written as i
 log (``"5m"``). See ``docs/format.md`` for the log and the report.
 """
 
-from __future__ import annotations
-
+# no ``from __future__ import annotations`` here: TypedDict reads NotRequired from the
+# evaluated annotations (Python 3.11 misses it in a string annotation)
 from collections import Counter
 from collections.abc import Sequence
 from typing import NotRequired, TypedDict
@@ -24,36 +24,40 @@ from xuezhan.settlement import RoundRecord, settle
 from xuezhan.table import Problem, Table
 from xuezhan.tiles import SUIT_LETTERS, TILES
 
-FrameAction = TypedDict("FrameAction", {
-    "type": str,
-    "seat": int | None,
-    "tile": str | None,
-    "from": int | None,
-    "kind": NotRequired[str],
-    "replacement": NotRequired[bool],
-    "rob_kong": NotRequired[bool],
-    "die": NotRequired[int],
-    "give": NotRequired[list[list[str]]],
-    "receive": NotRequired[list[list[str]]],
-    "suits": NotRequired[list[str]],
-})
-FrameAction.__doc__ = """What happened at a step, for a program to read.
 
-- ``type``: ``"deal"`` (frame 0), else the log's event type: ``"exchange"``, ``"dingque"``,
-  ``"draw"``, ``"discard"``, ``"peng"``, ``"gang"``, ``"hu"``.
-- ``seat``: who acted; the dealer for the deal; null for the exchange and 定缺 (all seats).
-- ``tile``: the tile drawn, discarded, claimed, konged or won; null for the deal, the
-  exchange and 定缺.
-- ``from``: the seat the tile came from: the discarder for a peng, a direct kong and a win
-  on a discard, the konger for robbing a kong; null otherwise (a self-drawn win included).
-- ``kind`` (kongs only): ``"ming"`` direct, ``"jia"`` added to a peng, ``"an"`` concealed:
-  the log's spelling (``KongKind.log``), as in the melds.
-- ``replacement`` (draws only): the tile replaces a kong (a win on it is 杠上花).
-- ``rob_kong`` (wins only): the win robs an added kong (抢杠).
-- ``die``, ``give``, ``receive`` (the exchange only): the die as recorded, the three tiles
-  each seat gave, and the tiles each seat got, as the table applied them.
-- ``suits`` (定缺 only): each seat's void suit, ``"m"``, ``"p"`` or ``"s"``.
-"""
+class FrameAction(TypedDict):
+    """What happened at a step, for a program to read; the keys are the log's
+    event keys (docs/format.md), so a frame's action reads like the event it replays.
+
+    - ``type``: ``"deal"`` (frame 0), else the log's event type: ``"exchange"``, ``"dingque"``,
+      ``"draw"``, ``"discard"``, ``"peng"``, ``"gang"``, ``"hu"``.
+    - ``actor``: the seat that acted; the dealer for the deal; null for the exchange and 定缺
+      (all seats act).
+    - ``tile``: the tile drawn, discarded, claimed, konged or won; null for the deal, the
+      exchange and 定缺.
+    - ``target``: the seat the tile came from: the discarder for a peng, a direct kong and a
+      win on a discard, the konger for robbing a kong; null otherwise (a self-drawn win too).
+    - ``kind`` (kongs only): ``"ming"`` direct, ``"jia"`` added to a peng, ``"an"`` concealed:
+      the log's spelling (``KongKind.log``), as in the melds.
+    - ``replacement`` (draws only): the tile replaces a kong (a win on it is 杠上花).
+    - ``rob_kong`` (wins only): the win robs an added kong (抢杠).
+    - ``die``, ``give``, ``receive`` (the exchange only): the die as recorded, the three tiles
+      each seat gave, and the tiles each seat got, as the table applied them.
+    - ``suits`` (定缺 only): each seat's void suit, ``"m"``, ``"p"`` or ``"s"``.
+    """
+
+    type: str
+    actor: int | None
+    tile: str | None
+    target: int | None
+    kind: NotRequired[str]
+    replacement: NotRequired[bool]
+    rob_kong: NotRequired[bool]
+    die: NotRequired[int]
+    give: NotRequired[list[list[str]]]
+    receive: NotRequired[list[list[str]]]
+    suits: NotRequired[list[str]]
+
 
 FrameMeld = TypedDict("FrameMeld", {"kind": str, "tile": str, "from": int | None})
 FrameMeld.__doc__ = """A meld: ``kind`` is ``"peng"``, ``"ming"`` (direct kong), ``"jia"`` (added
@@ -126,11 +130,11 @@ class Framer:
     >>> table = Table(Rules.from_json({"exchange": "off"}), dealer=0, hands=hands)
     >>> framer = Framer(table)
     >>> framer.deal([])["action"]
-    {'type': 'deal', 'seat': 0, 'tile': None, 'from': None}
+    {'type': 'deal', 'actor': 0, 'tile': None, 'target': None}
     >>> action = Discard(0, TILES[26])
     >>> frame = framer.step(0, action, table.play(action, 0))
     >>> frame["action"], frame["rivers"][0], frame["problems"][0]["code"]
-    ({'type': 'discard', 'seat': 0, 'tile': '9s', 'from': None}, \
+    ({'type': 'discard', 'actor': 0, 'tile': '9s', 'target': None}, \
 [{'tile': '9s', 'claimed_by': None, 'won_by': []}], 'dingque_missing')
     """
 
@@ -143,8 +147,8 @@ class Framer:
 
     def deal(self, problems: Sequence[Problem]) -> Frame:
         """Frame 0: the hands as dealt."""
-        action: FrameAction = {"type": "deal", "seat": self.table.dealer, "tile": None,
-                               "from": None}
+        action: FrameAction = {"type": "deal", "actor": self.table.dealer, "tile": None,
+                               "target": None}
         return self._frame(None, action, problems)
 
     def step(self, index: int, action: Action, problems: Sequence[Problem]) -> Frame:
@@ -157,7 +161,7 @@ class Framer:
         if isinstance(action, Exchange):
             out = self._exchange(action)
         elif isinstance(action, DingQue):
-            out = {"type": "dingque", "seat": None, "tile": None, "from": None,
+            out = {"type": "dingque", "actor": None, "tile": None, "target": None,
                    "suits": [SUIT_LETTERS[s] for s in action.suits]}
         else:
             out = self._play(action)
@@ -171,8 +175,8 @@ class Framer:
     def _play(self, action: Draw | Discard | Peng | Gang | Hu) -> FrameAction:
         source = None if isinstance(action, Draw | Discard) else action.target
         tile = str(action.tile)
-        out: FrameAction = {"type": action.type, "seat": action.actor, "tile": tile,
-                            "from": source}
+        out: FrameAction = {"type": action.type, "actor": action.actor, "tile": tile,
+                            "target": source}
         if isinstance(action, Draw):
             out["replacement"] = self._kong_by == action.actor
         elif isinstance(action, Discard):
@@ -201,7 +205,7 @@ class Framer:
             given: Counter[int] = Counter(give)
             got = (after + (given & before)) - before
             receive.append([str(TILES[k]) for k in sorted(got.elements())])
-        return {"type": "exchange", "seat": None, "tile": None, "from": None, "die": ex.die,
+        return {"type": "exchange", "actor": None, "tile": None, "target": None, "die": ex.die,
                 "give": [[str(t) for t in g] for g in ex.give], "receive": receive}
 
     def _frame(self, index: int | None, action: FrameAction,

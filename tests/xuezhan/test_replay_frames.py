@@ -33,8 +33,8 @@ def test_frames_are_the_deal_then_one_per_event_in_exactly_the_frame_shape(path:
     for r, round_doc in enumerate(doc["rounds"]):
         frames = replay_frames(doc, r)
         assert [f["event"] for f in frames] == [None, *range(len(round_doc["events"]))]
-        assert frames[0]["action"] == {"type": "deal", "seat": round_doc["dealer"],
-                                       "tile": None, "from": None}
+        assert frames[0]["action"] == {"type": "deal", "actor": round_doc["dealer"],
+                                       "tile": None, "target": None}
         assert [f["action"]["type"] for f in frames[1:]] == [
             e["type"] for e in round_doc["events"]]
         for frame in frames:
@@ -82,7 +82,7 @@ def test_the_void_declaration_is_a_step_that_sets_the_voids() -> None:
 def test_a_discard_won_by_two_is_marked_won_by_both_in_the_discarders_river() -> None:
     frames = replay_frames(load("multiple_win_two_winners_chengdu.json"), 0)
     after = frames[1 + 10]  # event 10: the second win on seat 3's 5s
-    assert after["action"] == {"type": "hu", "seat": 1, "tile": "5s", "from": 3,
+    assert after["action"] == {"type": "hu", "actor": 1, "tile": "5s", "target": 3,
                                "rob_kong": False}
     assert after["rivers"][3][-1] == {"tile": "5s", "claimed_by": None, "won_by": [0, 1]}
     assert after["win_order"] == [0, 1] and after["scores"] == [1, 2, 0, -3]
@@ -92,7 +92,7 @@ def test_a_direct_kong_is_marked_in_the_river_paid_at_once_and_its_draw_is_a_rep
         ) -> None:
     frames = replay_frames(load("kong_bloom_direct_kong_chengdu.json"), 0)
     kong, draw = frames[1 + 5], frames[1 + 6]
-    assert kong["action"] == {"type": "gang", "seat": 2, "tile": "7s", "from": 1,
+    assert kong["action"] == {"type": "gang", "actor": 2, "tile": "7s", "target": 1,
                               "kind": "ming"}
     assert kong["rivers"][1][-1] == {"tile": "7s", "claimed_by": 2, "won_by": []}
     assert kong["melds"][2] == [{"kind": "ming", "tile": "7s", "from": 1}]
@@ -105,11 +105,11 @@ def test_a_direct_kong_is_marked_in_the_river_paid_at_once_and_its_draw_is_a_rep
 def test_robbing_an_added_kong_is_marked_and_leaves_no_river_tile() -> None:
     frames = replay_frames(load("rob_kong_chengdu.json"), 0)
     rob = frames[1 + 13]
-    assert rob["action"] == {"type": "hu", "seat": 3, "tile": "5p", "from": 1,
+    assert rob["action"] == {"type": "hu", "actor": 3, "tile": "5p", "target": 1,
                              "rob_kong": True}
     assert all(not t["won_by"] for t in rob["rivers"][1])
     peng = frames[1 + 3]
-    assert peng["action"] == {"type": "peng", "seat": 1, "tile": "5p", "from": 0}
+    assert peng["action"] == {"type": "peng", "actor": 1, "tile": "5p", "target": 0}
     assert peng["rivers"][0][-1]["claimed_by"] == 1
 
 
