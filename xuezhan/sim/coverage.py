@@ -3,6 +3,11 @@
 ``coverage(docs)`` replays documents through :func:`~xuezhan.replay.verify_document` and
 counts the situations of RULES.md §4–§5 they contain; ``format_coverage`` writes the
 table that ``xuezhan simulate --report`` prints.
+
+>>> from xuezhan.sim.simulate import simulate_match
+>>> report = coverage([simulate_match(3, rounds=2, scenario="tian_hu")])
+>>> report.rounds, report.violations, report.mismatches, report.counts["pattern:tian_hu"]
+(2, 0, 0, 2)
 """
 
 from __future__ import annotations

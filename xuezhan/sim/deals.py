@@ -10,6 +10,13 @@ is steered: the exchange, the void and every later choice are still the bots' ow
 simulator plays a scenario's round again, with a new deal, until the situation occurs
 (:data:`MAX_TRIES` at most). The situation therefore occurs by construction, whatever
 the seed.
+
+>>> import random
+>>> from xuezhan.rules import Rules
+>>> deal = SCENARIOS["tian_hu"].deal(random.Random(1), Rules.preset("chengdu"), 0)
+>>> hands, wall = split_deal(deal.tiles, dealer=0)
+>>> [len(h) for h in hands], len(wall), SCENARIOS["rob_kong"].situation
+([14, 13, 13, 13], 55, 'win:rob_kong')
 """
 
 from __future__ import annotations
