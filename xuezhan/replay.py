@@ -21,6 +21,7 @@ from typing import Any
 from xuezhan import __version__
 from xuezhan.actions import action_from_json
 from xuezhan.errors import LogFormatError, XuezhanError
+from xuezhan.fastpath import replay_regular
 from xuezhan.reader import read_document
 from xuezhan.rules import Rules
 from xuezhan.schema import SchemaIssue, validate_document
@@ -113,8 +114,12 @@ def load_document(text: str | bytes) -> Any:
     return read_document(text)
 
 
-def verify_document(doc: object) -> Report:
-    """Check a parsed document and settle every round; never raises on bad input."""
+def verify_document(doc: object, *, fastpath: bool = True) -> Report:
+    """Check a parsed document and settle every round; never raises on bad input.
+
+    ``fastpath`` replays each round on the lean path (:mod:`xuezhan.fastpath`) first and
+    on the lenient walk only when that finds a fault; the report is the same either way.
+    """
     try:
         issues = validate_document(doc)
     except RecursionError:  # an object built by hand can nest past the validators' reach
@@ -141,7 +146,8 @@ def verify_document(doc: object) -> Report:
                 index, None, round_doc["dealer"], "wrong_dealer",
                 f"round {index} is dealt by seat {round_doc['dealer']}, but the previous round "
                 f"makes seat {expected_dealer} the dealer"))
-        round_report = _verify_round(index, round_doc, rules, doc.get("base", 1), report)
+        round_report = _verify_round(index, round_doc, rules, doc.get("base", 1), report,
+                                     fastpath)
         report.rounds.append(round_report)
         expected_dealer = round_report.settlement.next_dealer
     return report
@@ -199,10 +205,12 @@ def play_round(round_doc: dict[str, Any], rules: Rules, base: int = 1) -> tuple[
 
 
 def _verify_round(index: int, round_doc: dict[str, Any], rules: Rules, base: int,
-                  report: Report) -> RoundReport:
-    table, problems = play_round(round_doc, rules, base)
-    for event_index, p in problems:
-        report.violations.append(Violation(index, event_index, p.seat, p.code, p.message))
+                  report: Report, fastpath: bool = True) -> RoundReport:
+    table = replay_regular(round_doc, rules, base) if fastpath else None
+    if table is None:
+        table, problems = play_round(round_doc, rules, base)
+        for event_index, p in problems:
+            report.violations.append(Violation(index, event_index, p.seat, p.code, p.message))
     record = table.outcome()
     settlement = settle(record, rules)
     incomplete = not table.over
