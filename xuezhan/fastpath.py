@@ -1,18 +1,20 @@
-"""The lean replay of a regular round: most events applied in place, no fault reporting.
+"""The lean replay of a regular round: most events applied on local state, no reporting.
 
-A round is mostly draws and discards that break no rule. :func:`replay_regular` plays
-those straight from the event dicts onto a :class:`~xuezhan.table.Table`'s state —
-no action object, no problem list, the claim window of a discard nobody can win closed
-by one wait look-up a seat — and hands every other event (an exchange, a void
+A round is mostly draws and discards that break no rule. :func:`replay_regular` keeps
+what those touch in local variables — the wall's two ends, whose turn it is, the open
+discard — applies them straight from the event dicts (no action object, no problem
+list, a discard's window closed by one cached wait look-up a seat, the suit keys rebuilt
+only when the table needs them), and hands every other event (an exchange, a void
 declaration, a claim, a kong, a win, a draw in the last four, a discard someone waits
-on) to :meth:`Table.play`, the lenient walk. The moment anything reports a problem the
-round is given up (``None``): the caller replays it from the start on the lenient walk,
-which is the specification and names every fault with its locator (docs/format.md).
+on) to :meth:`Table.play`, the lenient walk, after writing the local state back. The
+moment anything reports a problem the round is given up (``None``): the caller replays
+it from the start on the lenient walk, which is the specification and names every fault
+with its locator (docs/format.md).
 
 An event is applied here only when :meth:`Table.play` would accept it without a problem
-and leave the same state, so a round this replays to its end is exactly the lenient
-walk's table; ``tests/xuezhan/test_fastpath.py`` checks that on the whole corpus, legal
-and corrupted.
+and leave the same state, so a round replayed here to its end leaves exactly the lenient
+walk's table; ``tests/xuezhan/test_fastpath.py`` holds both to byte-identical reports on
+the whole corpus, legal and corrupted.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from xuezhan.actions import action_from_json
+from xuezhan.hand import SuitKeys, waits
 from xuezhan.rules import Rules
 from xuezhan.table import CLAIM, DISCARD, DRAW, REPLACEMENT, Table
 from xuezhan.tiles import TILES, Tile, parse_tiles
@@ -31,112 +34,137 @@ _NAMED: dict[str, Tile] = {str(t): t for t in TILES}
 def replay_regular(round_doc: dict[str, Any], rules: Rules, base: int = 1) -> Table | None:
     """The table after a schema-valid round, or None when the deal or any event breaks a
     rule (or the end of the log does): the lenient walk then reports it."""
-    wall = parse_tiles(round_doc["wall"]) if "wall" in round_doc else None
-    table = Table(rules, round_doc["dealer"], [parse_tiles(h) for h in round_doc["hands"]],
+    wall = _tiles(round_doc["wall"]) if "wall" in round_doc else None
+    table = Table(rules, round_doc["dealer"], [_tiles(h) for h in round_doc["hands"]],
                   wall=wall, base=base, dice=round_doc.get("dice"))
-    if table.deal_problems:
-        return None
-    back = rules.kong_draw == "back"
-    last_four_rule = rules.last_four != "off"
-    void_first = rules.void_first
-    play = table.play
-    for index, event in enumerate(round_doc["events"]):
-        kind = event["type"]
-        tile = _NAMED.get(event.get("tile"))
-        if tile is not None and table.must_win is None and table.stage == "play":
-            if kind == "draw":
-                if _draw(table, event["actor"], tile, back, last_four_rule):
-                    table.event_index = index
-                    continue
-            elif kind == "discard" and _discard(table, event["actor"], tile, void_first):
-                table.event_index = index
-                continue
-        if play(action_from_json(event), index):
-            return None
-    if table.finish():
+    if table.deal_problems or not _play_events(table, round_doc["events"]) or table.finish():
         return None
     return table
 
 
-def _draw(table: Table, seat: int, tile: Tile, back: bool, last_four_rule: bool) -> bool:
-    """Apply a draw that breaks no rule (closing a discard's window nobody can win);
-    False, with nothing changed, for any other draw."""
-    expect = table.expect
-    closing = expect is CLAIM
-    if closing:
-        last = table.last_discard
-        if last is None or table.claim_winners:
-            return False
-        discarder, discard = last
-        won = table.won
-        if sum(won) >= 3 or table.wall_left == 0:
-            return False
-        for other in range(4):
-            if other != discarder and not won[other] and discard in _waits(table, other):
-                return False  # a pass to register: the lenient walk prices it
-        if seat != table.next_live(discarder):
-            return False
-    elif (expect is not DRAW and expect is not REPLACEMENT) or seat != table.current:
-        return False
-    replacement = expect is REPLACEMENT
+def _tiles(names: Sequence[Any]) -> list[Tile]:
+    try:
+        return [_NAMED[name] for name in names]
+    except (KeyError, TypeError):
+        return parse_tiles(names)
+
+
+def _play_events(table: Table, events: Sequence[dict[str, Any]]) -> bool:
+    """Play the events on ``table``; False at the first problem. One loop on purpose: the
+    state of the common events lives in locals, written back only around the rest."""
+    rules = table.rules
+    from_back = rules.kong_draw == "back"
+    last_four_rule = rules.last_four != "off"
+    void_first = rules.void_first
+    hands, won, voids, wait_cache = table.hands, table.won, table.voids, table._waits
+    draws, passed, discards = table.draws, table.passed, table.discards
     wall = table.wall
-    left = table.wall_left
-    if wall is None or left <= 0 or table.wall_front >= table.wall_back:
-        return False
-    if last_four_rule and (table.last_four or left <= 4):
-        return False  # a winning draw in the last four binds the player to win
-    from_back = replacement and back
-    position = table.wall_back - 1 if from_back else table.wall_front
-    if wall[position] != tile:
-        return False
-    if closing:  # what the window's close does when nobody could win the discard
-        table.last_discard = None
-        table.kong_before_discard = None
-        table.claim_winners = []
-    if from_back:
-        table.wall_back = position
-    else:
-        table.wall_front = position + 1
-    table.last_four = table.last_four or left <= 4
-    table.wall_left = left - 1
-    table.hands[seat][tile] += 1
-    table.keys[seat].add(tile)
-    table._waits[seat] = None
-    table.draws[seat] += 1
-    table.passed[seat] = None
-    table.current, table.expect, table.last_draw = seat, DISCARD, tile
-    if not replacement:
-        table.replacement_of = None
+    stale = 0  # seats whose suit keys lag their counts
+    index = -1
+    state = _load(table)
+    (regular, front, back, left, last_four, current, expect, last_discard, last_draw,
+     replacement_of, kong_before_discard, claimers) = state
+    for index, event in enumerate(events):
+        tile = _NAMED.get(event.get("tile"))  # type: ignore[arg-type]
+        if regular and tile is not None:
+            kind, seat = event["type"], event["actor"]
+            if kind == "discard":
+                hand = hands[seat]
+                void = voids[seat]
+                if (expect is DISCARD and seat == current and hand[tile] and not won[seat]
+                        and not (void_first and void is not None and tile // 9 != void
+                                 and any(hand[void * 9:void * 9 + 9]))):
+                    hand[tile] -= 1
+                    wait_cache[seat] = None
+                    stale |= 1 << seat
+                    discards[seat].append(tile)
+                    kong_before_discard, replacement_of = replacement_of, None
+                    expect, last_discard, last_draw = CLAIM, (seat, tile), None
+                    if claimers:
+                        claimers = []
+                    continue
+            elif kind == "draw" and wall is not None and left > 0 and front < back and not (
+                    last_four_rule and (last_four or left <= 4)):
+                replacement = expect is REPLACEMENT
+                if expect is CLAIM:
+                    turn = _after_unclaimed(last_discard, claimers, won, left, hands, voids,
+                                            wait_cache)
+                elif expect is DRAW or replacement:
+                    turn = current
+                else:
+                    turn = None
+                position = back - 1 if replacement and from_back else front
+                if seat == turn and wall[position] == tile:
+                    if expect is CLAIM:
+                        last_discard = kong_before_discard = None
+                    if position == front:
+                        front += 1
+                    else:
+                        back = position
+                    last_four = last_four or left <= 4
+                    left -= 1
+                    hands[seat][tile] += 1
+                    wait_cache[seat] = None
+                    stale |= 1 << seat
+                    draws[seat] += 1
+                    passed[seat] = None
+                    current, expect, last_draw = seat, DISCARD, tile
+                    if not replacement:
+                        replacement_of = None
+                    continue
+        _store(table, (regular, front, back, left, last_four, current, expect, last_discard,
+                       last_draw, replacement_of, kong_before_discard, claimers), stale)
+        stale = 0
+        if table.play(action_from_json(event), index):
+            return False
+        voids, wait_cache = table.voids, table._waits  # the void declaration sets new lists
+        (regular, front, back, left, last_four, current, expect, last_discard, last_draw,
+         replacement_of, kong_before_discard, claimers) = _load(table)
+    _store(table, (regular, front, back, left, last_four, current, expect, last_discard,
+                   last_draw, replacement_of, kong_before_discard, claimers), stale)
+    table.event_index = index
     return True
 
 
-def _discard(table: Table, seat: int, tile: Tile, void_first: bool) -> bool:
-    """Apply a discard that breaks no rule; False, with nothing changed, otherwise."""
-    if table.expect is not DISCARD or seat != table.current or table.won[seat]:
-        return False
-    hand = table.hands[seat]
-    if not hand[tile]:
-        return False
-    void = table.voids[seat]
-    if void_first and void is not None and tile // 9 != void and _holds(hand, void):
-        return False
-    hand[tile] -= 1
-    table.keys[seat].remove(tile)
-    table._waits[seat] = None
-    table.discards[seat].append(tile)
-    table.kong_before_discard = table.replacement_of
-    table.replacement_of = None
-    table.expect = CLAIM
-    table.last_discard = (seat, tile)
-    table.claim_winners = []
-    table.last_draw = None
-    return True
+def _after_unclaimed(last_discard: tuple[int, Tile] | None, claimers: list[int],
+                     won: list[bool], left: int, hands: list[list[int]],
+                     voids: list[int | None], wait_cache: list[frozenset[Tile] | None]
+                     ) -> int | None:
+    """Who draws next when a discard's window closes with nobody able to win it (None
+    when someone could, or the round ends there: the lenient walk decides those)."""
+    if last_discard is None or claimers or sum(won) >= 3 or left == 0:
+        return None
+    discarder, tile = last_discard
+    for seat in range(4):
+        if seat != discarder and not won[seat]:
+            found = wait_cache[seat]
+            if found is None:
+                found = wait_cache[seat] = frozenset(waits(hands[seat], voids[seat]))
+            if tile in found:
+                return None
+    seat = (discarder + 1) % 4
+    while won[seat]:
+        seat = (seat + 1) % 4
+    return seat
 
 
-def _waits(table: Table, seat: int) -> frozenset[Tile]:
-    cached = table._waits[seat]
-    return cached if cached is not None else table.waits_of(seat)
+_State = tuple[Any, ...]
 
 
-def _holds(hand: Sequence[int], suit: int) -> bool:
-    return any(hand[suit * 9:suit * 9 + 9])
+def _load(table: Table) -> _State:
+    regular = table.stage == "play" and table.must_win is None
+    return (regular, table.wall_front, table.wall_back, table.wall_left, table.last_four,
+            table.current, table.expect, table.last_discard, table.last_draw,
+            table.replacement_of, table.kong_before_discard, table.claim_winners)
+
+
+def _store(table: Table, state: _State, stale: int) -> None:
+    (_, table.wall_front, table.wall_back, table.wall_left, table.last_four, table.current,
+     table.expect, table.last_discard, table.last_draw, table.replacement_of,
+     table.kong_before_discard, table.claim_winners) = state
+    seat = 0
+    while stale:
+        if stale & 1:
+            table.keys[seat] = SuitKeys(table.hands[seat])
+        stale >>= 1
+        seat += 1
