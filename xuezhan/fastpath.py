@@ -162,6 +162,8 @@ def _store(table: Table, state: _State, stale: int) -> None:
     (_, table.wall_front, table.wall_back, table.wall_left, table.last_four, table.current,
      table.expect, table.last_discard, table.last_draw, table.replacement_of,
      table.kong_before_discard, table.claim_winners) = state
+    if stale:  # a draw or discard was played here: it ends any peng's turn, as the table's do
+        table.after_peng = None
     seat = 0
     while stale:
         if stale & 1:

@@ -11,20 +11,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from xuezhan.corrupt import KINDS, corrupt
 from xuezhan.errors import XuezhanError
 from xuezhan.fastpath import replay_regular
 from xuezhan.replay import verify_document
 from xuezhan.rules import Rules
-from xuezhan.simulate import simulate_match
+from xuezhan.sim.corrupt import KINDS, corrupt
+from xuezhan.sim.simulate import simulate_match
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 #: rulesets that change what the lean path does itself (the wall's back, the last four,
-#: void first, passed wins) or nothing at all
+#: void first, passed wins, kongs straight after a peng) or nothing at all
 VARIANTS: tuple[dict[str, Any] | str, ...] = (
     "chengdu", "online", {"kong_draw": "back"}, {"last_four": "must_win_all"},
     {"last_four": "off", "passed_win": "strict"}, {"void_first": True, "exchange": "off"},
-    {"passed_win": "off", "no_claim_void": True},
+    {"passed_win": "off", "no_claim_void": True}, {"kong_after_peng": True, "kong_draw": "back"},
 )
 
 
