@@ -19,25 +19,69 @@ the whole corpus, legal and corrupted.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from xuezhan.actions import action_from_json
+from xuezhan.errors import XuezhanError
 from xuezhan.hand import SuitKeys, waits
 from xuezhan.rules import Rules
+from xuezhan.schema import integral_floats, lean_checks
 from xuezhan.table import CLAIM, DISCARD, DRAW, REPLACEMENT, Table
-from xuezhan.tiles import TILES, Tile, parse_tiles
+from xuezhan.tiles import TILES, Tile
 
 _NAMED: dict[str, Tile] = {str(t): t for t in TILES}
+
+
+class _Doubt(Exception):
+    """Something the lean checks do not vouch for: the document goes the standard way."""
+
+
+def replay_document(doc: object) -> tuple[Rules, list[Table | None]] | None:
+    """The rules and, per round, its table after a lean replay (None for a round with a
+    fault: the lenient walk reports it) — or None for the whole document when its
+    structure is in any doubt or its ruleset is bad: :func:`validate_document` and the
+    standard path then name the problems. Validation happens in the same pass as the
+    replay: the document and the rounds by compiled checks with the tiles and events
+    left open, the tiles by the look-up that reads them, the draws and discards by hand
+    and the other events by their type's compiled check."""
+    checks = lean_checks()
+    try:
+        if type(doc) is not dict or not checks.document(doc) or type(doc["rounds"]) is not list:
+            return None
+        rounds = doc["rounds"]
+        if type(doc.get("base", 1)) is not int or any(
+                type(r) is not dict or not checks.round(r) for r in rounds):
+            return None
+        if integral_floats({**doc, "rounds": [{**r, "events": ()} for r in rounds]}):
+            return None
+        rules = Rules.from_json(doc.get("ruleset", "chengdu"))
+        base = doc.get("base", 1)
+        return rules, [_replay_round(r, rules, base, checks.event) for r in rounds]
+    except (_Doubt, XuezhanError, RecursionError):
+        return None
 
 
 def replay_regular(round_doc: dict[str, Any], rules: Rules, base: int = 1) -> Table | None:
     """The table after a schema-valid round, or None when the deal or any event breaks a
     rule (or the end of the log does): the lenient walk then reports it."""
+    try:
+        return _replay_round(round_doc, rules, base, lean_checks().event)
+    except _Doubt:
+        return None
+
+
+def _replay_round(round_doc: dict[str, Any], rules: Rules, base: int,
+                  checks: dict[str, Callable[[object], bool]]) -> Table | None:
     wall = _tiles(round_doc["wall"]) if "wall" in round_doc else None
     table = Table(rules, round_doc["dealer"], [_tiles(h) for h in round_doc["hands"]],
                   wall=wall, base=base, dice=round_doc.get("dice"))
-    if table.deal_problems or not _play_events(table, round_doc["events"]) or table.finish():
+    events = round_doc["events"]
+    if table.deal_problems:
+        for event in events:  # not played, but the round's structure is still to check
+            _check_event(event, checks)
+        return None
+    if not _play_events(table, events, checks) or table.finish():
         return None
     return table
 
@@ -46,12 +90,26 @@ def _tiles(names: Sequence[Any]) -> list[Tile]:
     try:
         return [_NAMED[name] for name in names]
     except (KeyError, TypeError):
-        return parse_tiles(names)
+        raise _Doubt from None
 
 
-def _play_events(table: Table, events: Sequence[dict[str, Any]]) -> bool:
-    """Play the events on ``table``; False at the first problem. One loop on purpose: the
-    state of the common events lives in locals, written back only around the rest."""
+def _check_event(event: object, checks: dict[str, Callable[[object], bool]]) -> None:
+    """Raise _Doubt unless ``event`` is valid: its type's check, and no float at all
+    (the integer fields of an event are its own: actor, target, die)."""
+    if type(event) is not dict:
+        raise _Doubt
+    kind = event.get("type")
+    check = checks.get(kind) if type(kind) is str else None
+    if check is None or not check(event) or any(type(v) is float for v in event.values()):
+        raise _Doubt
+
+
+def _play_events(table: Table, events: Sequence[Any],
+                 checks: dict[str, Callable[[object], bool]]) -> bool:
+    """Validate and play the events on ``table``; False at the first problem. One loop on
+    purpose: the common events' state lives in locals, written back only around the rest.
+    A draw or discard of exactly ``type``, ``actor`` (an int seat) and a tile name is
+    valid as it stands; any other event passes its type's check first."""
     rules = table.rules
     from_back = rules.kong_draw == "back"
     last_four_rule = rules.last_four != "off"
@@ -65,9 +123,12 @@ def _play_events(table: Table, events: Sequence[dict[str, Any]]) -> bool:
     (regular, front, back, left, last_four, current, expect, last_discard, last_draw,
      replacement_of, kong_before_discard, claimers) = state
     for index, event in enumerate(events):
-        tile = _NAMED.get(event.get("tile"))  # type: ignore[arg-type]
-        if regular and tile is not None:
-            kind, seat = event["type"], event["actor"]
+        name = event.get("tile") if type(event) is dict else None
+        tile = _NAMED.get(name) if type(name) is str else None
+        seat = event["actor"] if tile is not None and len(event) == 3 and "actor" in event \
+            else None
+        if regular and tile is not None and type(seat) is int and 0 <= seat <= 3:
+            kind = event.get("type")
             if kind == "discard":
                 hand = hands[seat]
                 void = voids[seat]
@@ -115,7 +176,10 @@ def _play_events(table: Table, events: Sequence[dict[str, Any]]) -> bool:
         _store(table, (regular, front, back, left, last_four, current, expect, last_discard,
                        last_draw, replacement_of, kong_before_discard, claimers), stale)
         stale = 0
+        _check_event(event, checks)
         if table.play(action_from_json(event), index):
+            for rest in events[index + 1:]:
+                _check_event(rest, checks)
             return False
         voids, wait_cache = table.voids, table._waits  # the void declaration sets new lists
         (regular, front, back, left, last_four, current, expect, last_discard, last_draw,

@@ -21,7 +21,7 @@ from typing import Any
 from xuezhan import __version__
 from xuezhan.actions import action_from_json
 from xuezhan.errors import LogFormatError, XuezhanError
-from xuezhan.fastpath import replay_regular
+from xuezhan.fastpath import replay_document
 from xuezhan.reader import read_document
 from xuezhan.rules import Rules
 from xuezhan.schema import SchemaIssue, validate_document
@@ -117,9 +117,15 @@ def load_document(text: str | bytes) -> Any:
 def verify_document(doc: object, *, fastpath: bool = True) -> Report:
     """Check a parsed document and settle every round; never raises on bad input.
 
-    ``fastpath`` replays each round on the lean path (:mod:`xuezhan.fastpath`) first and
-    on the lenient walk only when that finds a fault; the report is the same either way.
+    ``fastpath`` validates and replays the document on the lean path
+    (:mod:`xuezhan.fastpath`) first: a round with a fault is replayed again on the
+    lenient walk, and a document whose structure is in doubt goes the standard way
+    (schema check, then the lenient walk). The report is the same either way.
     """
+    lean = replay_document(doc) if fastpath else None
+    if lean is not None:
+        assert isinstance(doc, dict)  # replay_document vouches for it
+        return _report(doc, *lean)
     try:
         issues = validate_document(doc)
     except RecursionError:  # an object built by hand can nest past the validators' reach
@@ -138,6 +144,12 @@ def verify_document(doc: object, *, fastpath: bool = True) -> Report:
     except (XuezhanError, RecursionError) as exc:
         return Report(rules=None, violations=[Violation(None, None, None, "bad_ruleset",
                                                         str(exc)[:200])])
+    return _report(doc, rules, [None] * len(doc["rounds"]))
+
+
+def _report(doc: dict[str, Any], rules: Rules, tables: list[Table | None]) -> Report:
+    """Check and settle the rounds of a valid document; ``tables`` holds the lean path's
+    table of each round it replayed without a fault (None: replay it leniently)."""
     report = Report(rules=rules)
     expected_dealer: int | None = None
     for index, round_doc in enumerate(doc["rounds"]):
@@ -147,7 +159,7 @@ def verify_document(doc: object, *, fastpath: bool = True) -> Report:
                 f"round {index} is dealt by seat {round_doc['dealer']}, but the previous round "
                 f"makes seat {expected_dealer} the dealer"))
         round_report = _verify_round(index, round_doc, rules, doc.get("base", 1), report,
-                                     fastpath)
+                                     tables[index])
         report.rounds.append(round_report)
         expected_dealer = round_report.settlement.next_dealer
     return report
@@ -205,8 +217,7 @@ def play_round(round_doc: dict[str, Any], rules: Rules, base: int = 1) -> tuple[
 
 
 def _verify_round(index: int, round_doc: dict[str, Any], rules: Rules, base: int,
-                  report: Report, fastpath: bool = True) -> RoundReport:
-    table = replay_regular(round_doc, rules, base) if fastpath else None
+                  report: Report, table: Table | None = None) -> RoundReport:
     if table is None:
         table, problems = play_round(round_doc, rules, base)
         for event_index, p in problems:

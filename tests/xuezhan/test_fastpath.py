@@ -105,3 +105,40 @@ def test_both_paths_agree_on_events_moved_dropped_or_changed(data: st.DataObject
         events[i]["tile"] = data.draw(st.sampled_from(["1m", "5p", "9s", "2m", "7p"]))
     fast, lenient = both(doc)
     assert fast == lenient
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**65), 2**65)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=4)
+    | st.sampled_from(["1m", "9s", "draw", "discard", "hu", "peng", "gang", "ming", "m"]),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(st.sampled_from(["type", "actor", "tile", "target", "kind", "x"]),
+                      children, max_size=4),
+    max_leaves=8,
+)
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*prefix, index))
+    return found
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), value=JSON_VALUES)
+def test_both_paths_agree_on_any_value_put_anywhere(data: st.DataObject, value: Any) -> None:
+    # the lean checks must never pass what the schema refuses: this puts arbitrary JSON
+    # (floats for integers, bools for seats, events of the wrong shape, ...) at any place
+    doc = json.loads(json.dumps(legal_corpus()[data.draw(st.integers(0, 7))]))
+    path = data.draw(st.sampled_from([p for p in _paths(doc) if p]))
+    target = doc
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = value
+    fast, lenient = both(doc)
+    assert fast == lenient
