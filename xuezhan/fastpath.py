@@ -125,10 +125,10 @@ def _play_events(table: Table, events: Sequence[Any],
     for index, event in enumerate(events):
         name = event.get("tile") if type(event) is dict else None
         tile = _NAMED.get(name) if type(name) is str else None
-        seat = event["actor"] if tile is not None and len(event) == 3 and "actor" in event \
-            else None
-        if regular and tile is not None and type(seat) is int and 0 <= seat <= 3:
-            kind = event.get("type")
+        seat: int = event.get("actor") if tile is not None and len(event) == 3 else -1
+        # a draw or discard of exactly these three fields is valid as it stands
+        kind = event.get("type") if type(seat) is int and 0 <= seat <= 3 else None
+        if regular and tile is not None and kind is not None:
             if kind == "discard":
                 hand = hands[seat]
                 void = voids[seat]
@@ -176,7 +176,8 @@ def _play_events(table: Table, events: Sequence[Any],
         _store(table, (regular, front, back, left, last_four, current, expect, last_discard,
                        last_draw, replacement_of, kong_before_discard, claimers), stale)
         stale = 0
-        _check_event(event, checks)
+        if kind != "draw" and kind != "discard":
+            _check_event(event, checks)
         if table.play(action_from_json(event), index):
             for rest in events[index + 1:]:
                 _check_event(rest, checks)
@@ -199,9 +200,14 @@ def _after_unclaimed(last_discard: tuple[int, Tile] | None, claimers: list[int],
     if last_discard is None or claimers or sum(won) >= 3 or left == 0:
         return None
     discarder, tile = last_discard
+    # a wait is held, or two ranks from one held in its suit: a hand with none of those
+    # cannot take the tile, and its waits need not be worked out yet
+    near = slice(max(tile - 2, tile - tile % 9), min(tile + 3, tile - tile % 9 + 9))
     for seat in range(4):
         if seat != discarder and not won[seat]:
             found = wait_cache[seat]
+            if found is None and not any(hands[seat][near]):
+                continue
             if found is None:
                 found = wait_cache[seat] = frozenset(waits(hands[seat], voids[seat]))
             if tile in found:
