@@ -125,9 +125,12 @@ def _play_events(table: Table, events: Sequence[Any],
     for index, event in enumerate(events):
         name = event.get("tile") if type(event) is dict else None
         tile = _NAMED.get(name) if type(name) is str else None
-        seat: int = event.get("actor") if tile is not None and len(event) == 3 else -1
-        # a draw or discard of exactly these three fields is valid as it stands
+        seat: int = event.get("actor") if tile is not None else -1
         kind = event.get("type") if type(seat) is int and 0 <= seat <= 3 else None
+        if type(kind) is not str:
+            kind = None
+        elif len(event) != 3:
+            kind = _with_target(event)
         if regular and tile is not None and kind is not None:
             if kind == "discard":
                 hand = hands[seat]
@@ -176,7 +179,7 @@ def _play_events(table: Table, events: Sequence[Any],
         _store(table, (regular, front, back, left, last_four, current, expect, last_discard,
                        last_draw, replacement_of, kong_before_discard, claimers), stale)
         stale = 0
-        if kind != "draw" and kind != "discard":
+        if kind not in _VALID_AS_READ:
             _check_event(event, checks)
         if table.play(action_from_json(event), index):
             for rest in events[index + 1:]:
@@ -189,6 +192,20 @@ def _play_events(table: Table, events: Sequence[Any],
                    last_draw, replacement_of, kong_before_discard, claimers), stale)
     table.event_index = index
     return True
+
+
+#: events valid as the loop reads them (docs/format.md): a draw, discard or self-drawn win of
+#: exactly type, an int seat and a tile name; a peng or a win on a discard with an int
+#: target as well (:func:`_with_target`). Anything else passes its type's compiled check.
+_VALID_AS_READ = frozenset({"draw", "discard", "hu", "peng+target", "hu+target"})
+
+
+def _with_target(event: dict[str, Any]) -> str | None:
+    """The kind of a four-field event whose fourth field is an int seat ``target``."""
+    target = event.get("target")
+    if len(event) == 4 and type(target) is int and 0 <= target <= 3:
+        return f"{event.get('type')}+target"
+    return None
 
 
 def _after_unclaimed(last_discard: tuple[int, Tile] | None, claimers: list[int],
