@@ -1,6 +1,11 @@
-"""The lean replay of a regular round: most events applied on local state, no reporting.
+"""The lean verifier: validate and replay a regular document in one pass, no reporting.
 
-A round is mostly draws and discards that break no rule. :func:`replay_regular` keeps
+:func:`replay_document` is what ``verify_document`` tries first. It validates the
+document as it replays it, and gives up on the whole document (the standard path then
+runs the schema pass, so the rejection messages are its own) at the first structural
+doubt, and on a round (the lenient walk then replays that one) at its first fault.
+
+A round is mostly draws and discards that break no rule. The replay keeps
 what those touch in local variables — the wall's two ends, whose turn it is, the open
 discard — applies them straight from the event dicts (no action object, no problem
 list, a discard's window closed by one cached wait look-up a seat, the suit keys rebuilt
