@@ -150,7 +150,7 @@ def test_a_first_verification_deletes_nothing_and_a_forced_one_replaces_the_rows
     from django.test.utils import CaptureQueriesContext
 
     match = upload(simulated(5))
-    assert services.claim_match(match_id=match.pk)
+    assert leases.claim(match_id=match.pk, owner="task-1")
     with CaptureQueriesContext(connection) as first:
         services.verify_match(match_id=match.pk)
     assert not [q for q in first.captured_queries if q["sql"].startswith("DELETE")]
