@@ -28,7 +28,10 @@ def verify_match(*, match_id: int, force: bool = False) -> Match:
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.is_terminal and not force:
             return match
-        _clear_results(match)
+        # rows exist only after a committed verification, which always writes its
+        # Verification: a first verification has nothing to delete
+        if Verification.objects.filter(match=match).exists():
+            _clear_results(match)
         try:
             report = _engine_report(match.document)
             with transaction.atomic():  # a savepoint: rows the database refuses are an error too
