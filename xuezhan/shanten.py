@@ -88,6 +88,9 @@ _PAIR: dict[int, int] = {}
 #: (id << _SHIFT) + id -> the shanten for 0..4 melds
 _ANSWER: dict[int, tuple[int, ...]] = {}
 #: suit key -> its F0[0..4], F1[0..4]
+#: (the other two suits' id, shifted left; a suit key) -> the shanten, then the 进张 rank
+#: masks of that suit, for 0..4 melds (by the key, not its profile: growing it is per rank)
+_MASKS: dict[tuple[int, bytes], tuple[int, ...]] = {}
 _BLOCKS: dict[bytes, tuple[int, ...]] = {_EMPTY: (0, 0, 0, 0, 0, *[_NONE] * 5)}
 _LOCK = threading.Lock()
 
@@ -196,6 +199,39 @@ def ukeire(counts: Sequence[int], melds: int = 0, void: int | None = None,
     return out
 
 
+def ukeire_mask(keys: tuple[bytes, bytes, bytes], melds: int = 0,
+                void: int | None = None) -> tuple[int, int]:
+    """The :func:`shanten` of the hand with these suit keys (as
+    :attr:`~xuezhan.hand.SuitKeys.keys` holds them) and its 进张 as a 27-bit mask (bit
+    ``k`` set when drawing kind ``k`` lowers the shanten), for any hand size.
+
+    The same kinds :func:`ukeire` lists, without the copies left: a reviewer ranking
+    every discard of every turn needs this at a few look-ups per suit, so each suit's
+    mask is kept with the tables (the suit's key against the other two suits' profile).
+
+    >>> from xuezhan.hand import SuitKeys
+    >>> from xuezhan.tiles import counts_of, parse_tiles
+    >>> base, mask = ukeire_mask(SuitKeys(counts_of(parse_tiles("123m456m789m23p55s"))).keys)
+    >>> base, [str(TILES[k]) for k in range(27) if mask >> k & 1]
+    (0, ['1p', '4p'])
+    """
+    if not 0 <= melds <= _MAX_MELDS:
+        raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
+    a, b, c = keys
+    if void is not None:
+        a, b, c = _drop_suit(a, b, c, void)
+    try:  # written out: this runs a dozen times per discard reviewed
+        ma = _MASKS[_PAIR[_LEFT[b] + _RIGHT[c]], a]
+        mb = _MASKS[_PAIR[_LEFT[a] + _RIGHT[c]], b]
+        mc = _MASKS[_PAIR[_LEFT[a] + _RIGHT[b]], c]
+    except KeyError:
+        ma, mb, mc = _masks_slow(a, b, c), _masks_slow(b, a, c), _masks_slow(c, a, b)
+    mask = ma[5 + melds] | mb[5 + melds] << 9 | mc[5 + melds] << 18
+    if void is not None:
+        mask &= ~(0x1FF << (9 * void))
+    return ma[melds], mask
+
+
 # -- the tables -----------------------------------------------------------------------
 
 
@@ -214,6 +250,27 @@ def _answers_slow(a: bytes, b: bytes, c: bytes) -> tuple[int, ...]:
     with _LOCK:
         pair = _pair_id(_suit_id(a), _suit_id(b)) << _SHIFT
         return _answer(pair, _suit_id(c))
+
+
+def _masks_slow(key: bytes, left: bytes, right: bytes) -> tuple[int, ...]:
+    """The shanten for 0..4 melds, then the 进张 rank mask of ``key``'s suit for 0..4
+    melds, with ``left`` and ``right`` the other suits: filled in once per look-up key."""
+    with _LOCK:
+        pair = _pair_id(_suit_id(left), _suit_id(right)) << _SHIFT
+        base = _answer(pair, _suit_id(key))
+        masks = [0] * (_MAX_MELDS + 1)
+        grown = bytearray(key)
+        for rank in range(9):
+            if grown[rank] >= MAX_COPIES:
+                continue
+            grown[rank] += 1
+            answers = _answer(pair, _suit_id(bytes(grown)))
+            grown[rank] -= 1
+            for melds in range(_MAX_MELDS + 1):
+                if answers[melds] < base[melds]:
+                    masks[melds] |= 1 << rank
+        found = _MASKS[pair, key] = (*base, *masks)
+    return found
 
 
 def _suit_id(key: bytes) -> int:
