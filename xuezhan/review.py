@@ -38,14 +38,18 @@ when a seat is first ready its waits, their unseen copies and the hand's 查叫 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import argparse
+import json
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from xuezhan.actions import Action, Discard, Gang, Hu, Peng, action_from_json
+from xuezhan.actions import Action, Discard, Gang, Hu, Pass, Peng, action_from_json
 from xuezhan.errors import LogFormatError, XuezhanError
-from xuezhan.fan import WinContext, ting_value
+from xuezhan.fan import ting_value
+from xuezhan.files import read_input
 from xuezhan.hand import waits
+from xuezhan.reader import read_document
 from xuezhan.replay import table_for_round
 from xuezhan.rules import Rules
 from xuezhan.schema import validate_document
@@ -261,7 +265,8 @@ def _review(round_doc: dict[str, Any], index: int, rules: Rules, base: int,
     for event_index, action, _problems, after in _steps(round_doc, table):
         reviewer.after(event_index, action)
         reviewer.before(after, event_index + 1)
-    return RoundReview(index, reviewer.decisions)
+    # a window's decisions are found seat by seat: list them in the order of the log
+    return RoundReview(index, sorted(reviewer.decisions, key=lambda d: d.event))
 
 
 # -- scoring --------------------------------------------------------------------------
@@ -450,24 +455,19 @@ class _Reviewer:
         hand, keys = table.hands[seat], table.keys[seat].keys
         melds, void = min(len(table.melds[seat]), 4), table.voids[seat]
         kind = event["type"]
-        if kind == "discard" and event.get("actor") == seat:
-            tile = _NAMED[event["tile"]]
-            if hand[tile]:
-                self._discard(table, index, seat, tile)
-                self._passed_self_win(table, index, seat)
-                self._passed_kong(table, index, seat)
-        elif kind == "gang" and event.get("actor") == seat and event.get("kind") in ("an", "jia"):
-            tile = _NAMED[event["tile"]]
-            need = 4 if event["kind"] == "an" else 1
-            if hand[tile] >= need:
-                self._own_kong(table, index, seat, tile, event["kind"], hand, keys, melds, void)
-
-    def _legal_discards(self, table: Table, seat: int) -> list[int]:
-        hand, void = table.hands[seat], table.voids[seat]
-        kinds = [k for k in range(NUM_KINDS) if hand[k]]
-        if self.rules.void_first and void is not None:
-            kinds = [k for k in kinds if k // 9 == void] or kinds
-        return kinds
+        if event.get("actor") != seat or kind not in ("discard", "gang"):
+            return
+        legal = table.legal_actions(seat)
+        discards = [a.tile for a in legal if isinstance(a, Discard)]
+        tile = _NAMED[event["tile"]]
+        if kind == "discard" and hand[tile]:
+            self._discard(table, index, seat, tile, discards)
+            self._passed_self_win(table, index, seat, legal)
+            self._passed_kong(table, index, seat, legal, discards)
+        elif kind == "gang" and event.get("kind") in ("an", "jia") and \
+                hand[tile] >= (4 if event["kind"] == "an" else 1):
+            self._own_kong(index, seat, tile, event["kind"], hand, keys, melds, void,
+                           discards, len(table.live_seats()))
 
     def _discards(self, keys: tuple[bytes, bytes, bytes], melds: int, void: int | None,
                   kinds: Sequence[int], left: _Left) -> list[Option]:
@@ -475,10 +475,11 @@ class _Reviewer:
         return [_option(str(TILES[k]), before, *ukeire_mask(_keys_without(keys, (k,)), melds,
                                                             void), left) for k in kinds]
 
-    def _discard(self, table: Table, index: int, seat: int, tile: Tile) -> None:
+    def _discard(self, table: Table, index: int, seat: int, tile: Tile,
+                 legal: list[Tile]) -> None:
         hand, keys = table.hands[seat], table.keys[seat].keys
         melds, void = min(len(table.melds[seat]), 4), table.voids[seat]
-        kinds = self._legal_discards(table, seat)
+        kinds: list[int] = list(legal)
         if tile not in kinds:
             kinds.append(tile)
         options = self._discards(keys, melds, void, kinds, self.eyes.left(seat, hand))
@@ -499,40 +500,39 @@ class _Reviewer:
         return {"waits": [str(t) for t, _ in chosen.ukeire], "unseen": chosen.unseen,
                 "value": None if value is None else value[0]}
 
-    def _own_kong(self, table: Table, index: int, seat: int, tile: Tile, kind: str,
-                  hand: Sequence[int], keys: tuple[bytes, bytes, bytes], melds: int,
-                  void: int | None) -> None:
+    def _own_kong(self, index: int, seat: int, tile: Tile, kind: str, hand: Sequence[int],
+                  keys: tuple[bytes, bytes, bytes], melds: int, void: int | None,
+                  discards: list[Tile], live: int) -> None:
+        if not discards:
+            return
         left = self.eyes.left(seat, hand)
-        pass_best = _rank(self._discards(keys, melds, void, self._legal_discards(table, seat),
-                                         left))[0]
+        pass_best = _rank(self._discards(keys, melds, void, discards, left))[0]
         pass_option = _option("pass", pass_best.shanten_before, pass_best.shanten_after,
                               pass_best.mask, left)
         kong = self._kong_option(keys, void, tile, 4 if kind == "an" else 1,
                                  melds + (kind == "an"), pass_best.shanten_before, left)
-        detail = self._kong_detail(table, seat, tile, kind, hand, void,
-                                   _minus(hand, tile, 1), kong)
+        detail = self._kong_detail(live, seat, tile, kind, void, _minus(hand, tile, 1),
+                                   kong)
         self._decide(index, seat, "gang", kong, _rank([kong, pass_option]), detail)
 
-    def _passed_kong(self, table: Table, index: int, seat: int) -> None:
+    def _passed_kong(self, table: Table, index: int, seat: int, legal: list[Action | Pass],
+                     discards: list[Tile]) -> None:
         """A kong the seat could declare with the tile it just drew, and discarded instead."""
         drawn = table.last_draw
-        if drawn is None or table.wall_left == 0:
+        kongs = [a for a in legal if isinstance(a, Gang) and a.tile == drawn]
+        if drawn is None or not kongs or not discards:
             return
         hand = table.hands[seat]
-        added = any(m.kind.value == "peng" and m.tile == drawn for m in table.melds[seat])
-        if hand[drawn] < 4 and not added:
-            return
-        kind = "jia" if added else "an"
+        kind = kongs[0].kind.log
         keys, void = table.keys[seat].keys, table.voids[seat]
         melds = min(len(table.melds[seat]), 4)
         left = self.eyes.left(seat, hand)
-        pass_best = _rank(self._discards(keys, melds, void, self._legal_discards(table, seat),
-                                         left))[0]
+        pass_best = _rank(self._discards(keys, melds, void, discards, left))[0]
         pass_option = _option("pass", pass_best.shanten_before, pass_best.shanten_after,
                               pass_best.mask, left)
         kong = self._kong_option(keys, void, drawn, 4 if kind == "an" else 1,
                                  melds + (kind == "an"), pass_best.shanten_before, left)
-        detail = self._kong_detail(table, seat, drawn, kind, hand, void,
+        detail = self._kong_detail(len(table.live_seats()), seat, drawn, kind, void,
                                    _minus(hand, drawn, 1), kong)
         self._decide(index, seat, "gang", pass_option, _rank([kong, pass_option]), detail)
 
@@ -541,26 +541,24 @@ class _Reviewer:
         after, mask = ukeire_mask(_keys_without(keys, (tile,) * n), min(melds_after, 4), void)
         return _option(f"gang {tile}", before, after, mask, left)
 
-    def _kong_detail(self, table: Table, seat: int, tile: Tile, kind: str,
-                     hand: Sequence[int], void: int | None, waiting: Sequence[int],
-                     kong: Option) -> dict[str, Any]:
+    def _kong_detail(self, live: int, seat: int, tile: Tile, kind: str, void: int | None,
+                     waiting: Sequence[int], kong: Option) -> dict[str, Any]:
         """Kong money, and the waits of the hand before (``waiting``) and after the kong."""
         before = [str(t) for t in waits(waiting, void)]
         after = [str(t) for t, _ in kong.ukeire] if kong.shanten_after == 0 else []
         units = self.rules.kong_payments.get(_KONG_KIND[kind], 0) * self.base
-        payers = 1 if kind == "ming" else len(table.live_seats()) - 1
+        payers = 1 if kind == "ming" else live - 1
         return {"kong_kind": _KONG_KIND[kind], "kong_money": units * payers,
                 "waits_before": before, "waits_after": after,
                 "broke_ready": bool(before) and not after,
                 "changed_waits": bool(before) and bool(after) and before != after}
 
-    def _passed_self_win(self, table: Table, index: int, seat: int) -> None:
-        drawn = table.last_draw
-        if drawn is None or not table.keys[seat].is_winning(table.voids[seat]):
-            return
-        score = table.win_score(seat, drawn, WinContext(self_drawn=True), in_hand=True)
-        if score.winning:
-            self._passed_win(table, index, seat, drawn, score.fan)
+    def _passed_self_win(self, table: Table, index: int, seat: int,
+                         legal: list[Action | Pass]) -> None:
+        for action in legal:
+            if isinstance(action, Hu):
+                self._passed_win(table, index, seat, action.tile, table.score_of(action).fan)
+                return
 
     def _passed_win(self, table: Table, index: int, seat: int, tile: Tile, fan: int) -> None:
         hand, keys = table.hands[seat], table.keys[seat].keys
@@ -577,23 +575,19 @@ class _Reviewer:
     def _window(self, table: Table, index: int) -> None:
         if table.expect == "rob" and table.pending_kong is not None:
             origin, tile, _ = table.pending_kong
-            rob = True
         elif table.last_discard is not None:
             origin, tile = table.last_discard
-            rob = False
         else:
             return
         winners, claim = self._window_events(index, origin)
         for seat in sorted(self.seats):
-            if seat == origin or table.won[seat] or seat in winners:
+            if seat == origin or seat in winners or table.won[seat]:
                 continue
-            if tile in table.waits_of(seat):
-                ctx = WinContext(rob_kong=rob, kong_discard=not rob and bool(
-                    table.kong_before_discard), last_tile=table.wall_left == 0)
-                score = table.win_score(seat, tile, ctx, in_hand=False)
-                if score.winning:
-                    self._passed_win(table, index - 1, seat, tile, score.fan)
-            if not rob and not winners and table.wall_left > 0:
+            claims = table.legal_actions(seat)
+            for action in claims:
+                if isinstance(action, Hu):
+                    self._passed_win(table, index - 1, seat, tile, table.score_of(action).fan)
+            if not winners and any(isinstance(a, Peng | Gang) for a in claims):
                 self._claim(table, index, seat, tile, claim)
 
     def _window_events(self, index: int, origin: int) -> tuple[set[int], tuple[int, int, str]
@@ -615,13 +609,8 @@ class _Reviewer:
 
     def _claim(self, table: Table, index: int, seat: int, tile: Tile,
                claim: tuple[int, int, str] | None) -> None:
-        hand = table.hands[seat]
-        void = table.voids[seat]
-        if hand[tile] < 2 or (self.rules.no_claim_void and tile // 9 == void):
-            return
-        keys, melds = table.keys[seat].keys, min(len(table.melds[seat]), 4)
-        if melds >= 4:
-            return
+        hand, void = table.hands[seat], table.voids[seat]
+        keys, melds = table.keys[seat].keys, min(len(table.melds[seat]), 3)
         before, mask = ukeire_mask(keys, melds, void)
         left = self.eyes.left(seat, hand)  # the pair to peng with moves to a meld: still seen
         pass_option = _option("pass", before, before, mask, left)
@@ -645,7 +634,8 @@ class _Reviewer:
             if taken else pass_option
         detail: dict[str, Any] = {"tile": str(tile)}
         if kong is not None:
-            detail.update(self._kong_detail(table, seat, tile, "ming", hand, void, hand, kong))
+            detail.update(self._kong_detail(len(table.live_seats()), seat, tile, "ming", void,
+                                            hand, kong))
         self._decide(event, seat, kind, chosen, _rank(options), detail)
 
     # -- recording --------------------------------------------------------------------
@@ -686,3 +676,78 @@ def _threes(hand: Sequence[int], suit: int) -> Iterator[list[int]]:
     yield from pick(0, 3, [])
 
 
+
+
+# -- the command line -----------------------------------------------------------------
+
+
+def review_json(reviews: Sequence[RoundReview], seat: int | None = None) -> dict[str, Any]:
+    """What ``xuezhan review`` prints: each round's decisions and summary, and each seat's
+    summary over the rounds reviewed."""
+    seats = range(4) if seat is None else (seat,)
+    totals = summarize(reviews)
+    return {"rounds": [{"round": r.round, "decisions": [d.to_json() for d in r.decisions],
+                        "summary": [r.summary(s).to_json() for s in seats]} for r in reviews],
+            "summary": [totals[s].to_json() for s in seats]}
+
+
+def format_review(reviews: Sequence[RoundReview], seat: int | None = None) -> str:
+    """The review as a readable table: one line per decision, then each seat's summary."""
+    lines = []
+    for r in reviews:
+        lines.append(f"round {r.round}")
+        for d in r.decisions:
+            best = d.alternatives[0] if d.alternatives else None
+            unseen = sum(n for _, n in d.ukeire)
+            text = (f"  e{d.event:<3} seat {d.seat} {d.kind:<8} {d.chosen:<9} {d.verdict:<9}"
+                    f" 向听 {d.shanten_before}→{d.shanten_after}  进张 {unseen:>2}")
+            if d.loss:
+                text += f" (−{d.loss})"
+            if best is not None and d.verdict not in ("best", "passed"):
+                text += f"  best: {best.chosen} 向听 {best.shanten_after} 进张 {best.unseen}"
+            if d.kind == "pass_win":
+                text += f"  passed {d.detail['tile']} for {d.detail['fan']} fan"
+            lines.append(text)
+    for s in summarize(reviews):
+        if seat is not None and s.seat != seat:
+            continue
+        j = s.to_json()
+        lines.append(f"seat {s.seat}: {s.decisions} decisions, best or equal "
+                     f"{_percent(j['share_best_or_equal'])}, 进张 lost {s.ukeire_lost} over "
+                     f"{s.discards} discards, mistakes {j['mistakes'] or 'none'}, "
+                     f"wins passed {s.passed_wins}")
+    return "\n".join(lines)
+
+
+def _percent(share: float | None) -> str:
+    return "—" if share is None else f"{share:.0%}"
+
+
+def _cli_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = ("Review every decision of a log: each exchange, void suit, discard, "
+                     "claim, kong and passed win, graded by shanten and unseen 进张.")
+    p.add_argument("file", help="a FORMAT.md v1 document, or - for standard input")
+    p.add_argument("--round", type=int, help="only this round (0-based)")
+    p.add_argument("--seat", type=int, choices=range(4), help="only this seat's decisions")
+    p.add_argument("--text", action="store_true", help="print a readable table instead")
+
+
+def _cli_run(args: argparse.Namespace) -> int:
+    document = read_document(read_input(args.file))
+    if not isinstance(document, dict):
+        raise LogFormatError("the document does not match the log format")
+    if args.round is None:
+        reviews = review_document(document, args.seat)
+    else:
+        reviews = [review_round(document, args.round, args.seat)]
+    if args.text:
+        print(format_review(reviews, args.seat))
+    else:
+        print(json.dumps(review_json(reviews, args.seat), ensure_ascii=False, indent=2))
+    return 0
+
+
+CLI_COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
+                              Callable[[argparse.Namespace], int]]] = {
+    "review": (_cli_arguments, _cli_run),
+}
