@@ -10,4 +10,7 @@ urlpatterns = [
     path(MATCH + "rounds/", views.RoundList.as_view(), name="round-list"),
     path(MATCH + "rounds/<int:index>/", views.RoundDetail.as_view(), name="round-detail"),
     path(MATCH + "rounds/<int:index>/replay/", views.RoundReplay.as_view(), name="round-replay"),
+    path(
+        MATCH + "rounds/<int:index>/review/", views.RoundReviewView.as_view(), name="round-review"
+    ),
 ]

@@ -315,7 +315,7 @@ def _unseen(mask: int, left: _Left) -> int:
             + (mask & d).bit_count())
 
 
-def _keys_without(keys: tuple[bytes, bytes, bytes], tiles: Sequence[int]
+def _keys_without(keys: Sequence[bytes], tiles: Sequence[int]
                   ) -> tuple[bytes, bytes, bytes]:
     if len(tiles) == 1 or all(t == tiles[0] for t in tiles):  # the usual case: one kind
         t = tiles[0]
@@ -469,7 +469,7 @@ class _Reviewer:
             self._own_kong(index, seat, tile, event["kind"], hand, keys, melds, void,
                            discards, len(table.live_seats()))
 
-    def _discards(self, keys: tuple[bytes, bytes, bytes], melds: int, void: int | None,
+    def _discards(self, keys: Sequence[bytes], melds: int, void: int | None,
                   kinds: Sequence[int], left: _Left) -> list[Option]:
         before, _ = ukeire_mask(keys, melds, void)
         return [_option(str(TILES[k]), before, *ukeire_mask(_keys_without(keys, (k,)), melds,
@@ -501,7 +501,7 @@ class _Reviewer:
                 "value": None if value is None else value[0]}
 
     def _own_kong(self, index: int, seat: int, tile: Tile, kind: str, hand: Sequence[int],
-                  keys: tuple[bytes, bytes, bytes], melds: int, void: int | None,
+                  keys: Sequence[bytes], melds: int, void: int | None,
                   discards: list[Tile], live: int) -> None:
         if not discards:
             return
@@ -536,7 +536,7 @@ class _Reviewer:
                                    _minus(hand, drawn, 1), kong)
         self._decide(index, seat, "gang", pass_option, _rank([kong, pass_option]), detail)
 
-    def _kong_option(self, keys: tuple[bytes, bytes, bytes], void: int | None, tile: Tile,
+    def _kong_option(self, keys: Sequence[bytes], void: int | None, tile: Tile,
                      n: int, melds_after: int, before: int, left: _Left) -> Option:
         after, mask = ukeire_mask(_keys_without(keys, (tile,) * n), min(melds_after, 4), void)
         return _option(f"gang {tile}", before, after, mask, left)

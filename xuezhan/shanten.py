@@ -199,7 +199,7 @@ def ukeire(counts: Sequence[int], melds: int = 0, void: int | None = None,
     return out
 
 
-def ukeire_mask(keys: tuple[bytes, bytes, bytes], melds: int = 0,
+def ukeire_mask(keys: Sequence[bytes], melds: int = 0,
                 void: int | None = None) -> tuple[int, int]:
     """The :func:`shanten` of the hand with these suit keys (as
     :attr:`~xuezhan.hand.SuitKeys.keys` holds them) and its 进张 as a 27-bit mask (bit
