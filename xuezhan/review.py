@@ -53,7 +53,7 @@ from xuezhan.reader import read_document
 from xuezhan.replay import table_for_round
 from xuezhan.rules import Rules
 from xuezhan.schema import validate_document
-from xuezhan.shanten import ukeire_mask
+from xuezhan.shanten import discard_masks, ukeire_mask
 from xuezhan.table import Problem, Table
 from xuezhan.tiles import COPIES, NUM_KINDS, SUIT_LETTERS, TILES, Tile, format_tiles
 
@@ -62,6 +62,7 @@ VERDICTS = ("best", "equal", "worse", "void_held", "passed")
 #: verdicts counted as mistakes in the summary
 MISTAKES = ("worse", "void_held")
 _NAMED = {str(t): t for t in TILES}
+_NAMES = [str(t) for t in TILES]
 _KONG_KIND = {"ming": "direct", "jia": "added", "an": "concealed"}
 
 
@@ -285,7 +286,7 @@ class _Eyes:
         the decision and kept for every option: a tile discarded, given or melded stays
         seen (it moved from the hand to a river, a rival or a meld)."""
         hidden = self.own_hidden[seat]
-        return _Left([max(COPIES - h - p - o, 0)
+        return _Left([COPIES - h - p - o if h + p + o < COPIES else 0
                       for h, p, o in zip(hand, self.public, hidden, strict=True)])
 
 
@@ -298,15 +299,24 @@ class _Left(list[int]):
 
     def __init__(self, counts: Sequence[int]) -> None:
         super().__init__(counts)
-        levels = [0, 0, 0, 0]
+        one = two = three = four = 0
         for k, n in enumerate(counts):
-            for level in range(n):
-                levels[level] |= 1 << k
-        self.levels = tuple(levels)
+            if n:
+                bit = 1 << k
+                one |= bit
+                if n > 1:
+                    two |= bit
+                    if n > 2:
+                        three |= bit
+                        if n > 3:
+                            four |= bit
+        self.levels = (one, two, three, four)
 
 
 def _option(chosen: str, before: int, after: int, mask: int, left: _Left) -> Option:
-    return Option(chosen, before, after, mask, left, _unseen(mask, left))
+    a, b, c, d = left.levels  # _unseen written out: this runs for every option of every turn
+    return Option(chosen, before, after, mask, left, (mask & a).bit_count() + (
+        mask & b).bit_count() + (mask & c).bit_count() + (mask & d).bit_count())
 
 
 def _unseen(mask: int, left: _Left) -> int:
@@ -472,8 +482,8 @@ class _Reviewer:
     def _discards(self, keys: Sequence[bytes], melds: int, void: int | None,
                   kinds: Sequence[int], left: _Left) -> list[Option]:
         before, _ = ukeire_mask(keys, melds, void)
-        return [_option(str(TILES[k]), before, *ukeire_mask(_keys_without(keys, (k,)), melds,
-                                                            void), left) for k in kinds]
+        after = discard_masks(keys, melds, void)
+        return [_option(_NAMES[k], before, *after[k], left) for k in kinds]
 
     def _discard(self, table: Table, index: int, seat: int, tile: Tile,
                  legal: list[Tile]) -> None:
