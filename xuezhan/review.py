@@ -53,7 +53,7 @@ from xuezhan.reader import read_document
 from xuezhan.replay import table_for_round
 from xuezhan.rules import Rules
 from xuezhan.schema import validate_document
-from xuezhan.shanten import discard_masks, ukeire_mask
+from xuezhan.shanten import discard_masks, shanten, ukeire_mask
 from xuezhan.table import Problem, Table
 from xuezhan.tiles import COPIES, NUM_KINDS, SUIT_LETTERS, TILES, Tile, format_tiles
 
@@ -418,8 +418,14 @@ class _Reviewer:
         options: dict[str, Option] = {}
         for suit in range(3):
             best: tuple[int, int, list[int], int] | None = None
-            for three in _threes(hand, suit):
-                after, mask = ukeire_mask(_keys_without(keys, three))
+            threes = [(shanten(_minus_all(hand, t)), t) for t in _threes(hand, suit)]
+            if not threes:
+                continue
+            fewest = min(after for after, _ in threes)
+            for after, three in threes:
+                if after > fewest:
+                    continue  # ranked by shanten first: only the lowest need their 进张
+                _, mask = ukeire_mask(_keys_without(keys, three))
                 key = (after, -_unseen(mask, left), three, mask)
                 if best is None or key[:2] < best[:2]:
                     best = key
@@ -593,6 +599,8 @@ class _Reviewer:
         for seat in sorted(self.seats):
             if seat == origin or seat in winners or table.won[seat]:
                 continue
+            if table.hands[seat][tile] < 2 and tile not in table.waits_of(seat):
+                continue  # the usual case: nothing to claim, no need to ask the table
             claims = table.legal_actions(seat)
             for action in claims:
                 if isinstance(action, Hu):
@@ -658,6 +666,13 @@ class _Reviewer:
             self.round, index, seat, kind, chosen.chosen, verdict or judged,
             chosen.shanten_before, chosen.shanten_after, chosen.ukeire, tuple(ranked), loss,
             detail))
+
+
+def _minus_all(hand: Sequence[int], tiles: Sequence[int]) -> list[int]:
+    out = list(hand)
+    for t in tiles:
+        out[t] -= 1
+    return out
 
 
 def _minus(hand: Sequence[int], tile: int, n: int) -> list[int]:
