@@ -104,8 +104,12 @@ def sweep_stuck_matches(*, now: datetime | None = None) -> list[int]:
 
 def _engine_report(document: Any) -> dict[str, Any]:
     from xuezhan.replay import verify_document
+    from xuezhan.sheet import settle_sheet
 
-    report: dict[str, Any] = verify_document(document).to_dict()
+    if isinstance(document, dict) and document.get("format") == "xuezhan-sheet":
+        report: dict[str, Any] = settle_sheet(document).to_dict()  # no tiles: no replay
+        return report
+    report = verify_document(document).to_dict()
     return report
 
 

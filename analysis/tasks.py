@@ -21,7 +21,9 @@ def verify_match(match_id: int) -> str:
     """Claim the match and verify it; a match no longer pending is left alone."""
     if not services.claim_match(match_id=match_id):
         return "skipped"
-    return str(services.verify_match(match_id=match_id).status)
+    match = services.verify_match(match_id=match_id)
+    recompute_ratings.delay(match.club_id)  # a new verdict can change every later rating
+    return str(match.status)
 
 
 @shared_task(acks_late=True)
@@ -31,3 +33,11 @@ def sweep_stuck_matches() -> int:
     for match_id in ids:
         verify_match.delay(match_id)
     return len(ids)
+
+
+@shared_task(acks_late=True)
+def recompute_ratings(club_id: int) -> int:
+    """Rate the club's matches again from scratch (after a match is added or corrected)."""
+    from analysis.league_services import recompute_ratings as recompute
+
+    return recompute(club_id=club_id)

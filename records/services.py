@@ -112,7 +112,12 @@ def check_document(doc: Any) -> tuple[Rules, datetime | None]:
 
     :raises DocumentError: with the problems found (the schema's first few) and their paths.
     """
-    issues = validate_document(doc, limit=MAX_ISSUES + 1)
+    if isinstance(doc, dict) and doc.get("format") == "xuezhan-sheet":  # a score sheet
+        from xuezhan.sheet import schema_issues
+
+        issues = schema_issues(doc)[: MAX_ISSUES + 1]
+    else:
+        issues = validate_document(doc, limit=MAX_ISSUES + 1)
     if issues:
         raise DocumentError.off_format(issues)
     errors: list[dict[str, str]] = []

@@ -4,7 +4,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('analysis', '0002_payment_params'),
+        ('analysis', '0004_league'),
     ]
 
     operations = [

@@ -6,8 +6,8 @@ from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
+from analysis import league_pages, viewer
 from analysis import pages as analysis_pages
-from analysis import viewer
 from records import pages as records_pages
 
 api: list[URLPattern | URLResolver] = [
@@ -37,6 +37,7 @@ pages: list[URLPattern | URLResolver] = [
     # rounds counted from 1, as every page counts them (the API counts from 0)
     path(MATCH + "rounds/<int:number>/", viewer.round_viewer, name="round-viewer"),
 ]
+pages += league_pages.page_urls  # seasons, standings, ledger
 
 urlpatterns = [
     path("api/v1/", include((api, "api"))),
