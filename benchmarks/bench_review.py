@@ -12,7 +12,7 @@ best of ``--repeat`` passes:
 
 The goal is 150 rounds reviewed per second, every seat, on one core.
 
-    python benchmarks/bench_review.py [--rounds 200] [--preset chengdu|online] [--profile]
+    python benchmarks/bench_review.py [--rounds 100] [--preset chengdu|online] [--profile]
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def cpu_seconds(work: Callable[[], None]) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=100)
     parser.add_argument("--preset", choices=("chengdu", "online"), default="chengdu")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--repeat", type=int, default=3, help="best of N passes (default 3)")
