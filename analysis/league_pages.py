@@ -324,24 +324,24 @@ def sheet_new(request: HttpRequest, club_id: int) -> HttpResponse:
 
 
 page_urls = [
-    path("clubs/<int:club_id>/sheets/new/", sheet_new, name="sheet-new"),
+    path("clubs/<id:club_id>/sheets/new/", sheet_new, name="sheet-new"),
     path(
-        "clubs/<int:club_id>/matches/<int:match_id>/history/",
+        "clubs/<id:club_id>/matches/<id:match_id>/history/",
         match_history,
         name="match-history",
     ),
     path(
-        "clubs/<int:club_id>/seasons/<int:season_id>/what-if/",
+        "clubs/<id:club_id>/seasons/<id:season_id>/what-if/",
         season_what_if,
         name="season-what-if",
     ),
-    path("clubs/<int:club_id>/ratings/", rating_list, name="rating-list"),
-    path("clubs/<int:club_id>/ratings/<int:player_id>/", rating_detail, name="rating-detail"),
-    path("clubs/<int:club_id>/seasons/", season_list, name="season-list"),
+    path("clubs/<id:club_id>/ratings/", rating_list, name="rating-list"),
+    path("clubs/<id:club_id>/ratings/<id:player_id>/", rating_detail, name="rating-detail"),
+    path("clubs/<id:club_id>/seasons/", season_list, name="season-list"),
     path(
-        "clubs/<int:club_id>/seasons/<int:season_id>/",
+        "clubs/<id:club_id>/seasons/<id:season_id>/",
         season_standings,
         name="season-standings",
     ),
-    path("clubs/<int:club_id>/ledger/", ledger, name="ledger"),
+    path("clubs/<id:club_id>/ledger/", ledger, name="ledger"),
 ]

@@ -345,5 +345,7 @@ class MatchDocumentVersion(models.Model):
 
 # The records' own tables stay as they are: their history lives here. The document itself
 # is left out of Match's history (MatchDocumentVersion keeps each replaced one, once).
-register_history(Match, app="analysis", excluded_fields=["raw", "document"])
+register_history(
+    Match, app="analysis", excluded_fields=["raw", "document", "lease_until", "lease_owner"]
+)
 register_history(Seat, app="analysis")

@@ -1,32 +1,33 @@
 from django.urls import path
 
+import records.converters  # noqa: F401  (registers <id:…>)
 from analysis import views
 
-MATCH = "clubs/<int:club_id>/matches/<int:match_id>/"
+MATCH = "clubs/<id:club_id>/matches/<id:match_id>/"
 
 urlpatterns = [
     path(MATCH, views.MatchDetail.as_view(), name="match-detail"),
     path(MATCH + "reverify/", views.MatchReverify.as_view(), name="match-reverify"),
     path(MATCH + "rounds/", views.RoundList.as_view(), name="round-list"),
-    path(MATCH + "rounds/<int:index>/", views.RoundDetail.as_view(), name="round-detail"),
-    path(MATCH + "rounds/<int:index>/replay/", views.RoundReplay.as_view(), name="round-replay"),
+    path(MATCH + "rounds/<id:index>/", views.RoundDetail.as_view(), name="round-detail"),
+    path(MATCH + "rounds/<id:index>/replay/", views.RoundReplay.as_view(), name="round-replay"),
     path(
-        MATCH + "rounds/<int:index>/review/", views.RoundReviewView.as_view(), name="round-review"
+        MATCH + "rounds/<id:index>/review/", views.RoundReviewView.as_view(), name="round-review"
     ),
 ]
 
 # The league: seasons, standings, the ledger, settle-ups (analysis.league_views).
 from analysis import league_views  # noqa: E402  (kept apart from the lines above)
 
-CLUB = "clubs/<int:club_id>/"
-SEASON = CLUB + "seasons/<int:season_id>/"
+CLUB = "clubs/<id:club_id>/"
+SEASON = CLUB + "seasons/<id:season_id>/"
 urlpatterns += [
     path(CLUB + "seasons/", league_views.SeasonList.as_view(), name="season-list"),
     path(SEASON, league_views.SeasonDetail.as_view(), name="season-detail"),
     path(SEASON + "standings/", league_views.SeasonStandings.as_view(), name="season-standings"),
     path(SEASON + "matches/", league_views.SeasonMatches.as_view(), name="season-matches"),
     path(
-        SEASON + "matches/<int:match_id>/",
+        SEASON + "matches/<id:match_id>/",
         league_views.SeasonMatchDetail.as_view(),
         name="season-match",
     ),
@@ -42,7 +43,7 @@ urlpatterns += [
         CLUB + "ratings/recompute/", league_views.RatingRecompute.as_view(), name="rating-recompute"
     ),
     path(
-        CLUB + "ratings/<int:player_id>/", league_views.RatingDetail.as_view(), name="rating-detail"
+        CLUB + "ratings/<id:player_id>/", league_views.RatingDetail.as_view(), name="rating-detail"
     ),
 ]
 urlpatterns += [

@@ -44,17 +44,17 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from xuezhan.actions import Action, Discard, Gang, Hu, Pass, Peng, action_from_json
+from xuezhan.actions import Action, Discard, Gang, Hu, Pass, Peng
 from xuezhan.errors import LogFormatError, XuezhanError
 from xuezhan.fan import ting_value
 from xuezhan.files import read_input
 from xuezhan.hand import waits
 from xuezhan.reader import read_document
-from xuezhan.replay import table_for_round
+from xuezhan.replay import RoundWalk
 from xuezhan.rules import Rules
 from xuezhan.schema import validate_document
 from xuezhan.shanten import discard_masks, shanten, ukeire_mask
-from xuezhan.table import Problem, Table
+from xuezhan.table import Table
 from xuezhan.tiles import COPIES, NUM_KINDS, SUIT_LETTERS, TILES, Tile, format_tiles
 
 KINDS = ("exchange", "dingque", "discard", "peng", "gang", "pass_win")
@@ -249,23 +249,16 @@ def _verdict_of(rank: int, option: Option, best: tuple[int, int] | None) -> str:
 # -- the walk -------------------------------------------------------------------------
 
 
-def _steps(round_doc: dict[str, Any], table: Table) -> Iterator[
-        tuple[int, Action, list[Problem], Table]]:
-    play = table.play
-    for index, event in enumerate(round_doc["events"]):
-        action = action_from_json(event)
-        yield index, action, play(action, index), table
-
-
 def _review(round_doc: dict[str, Any], index: int, rules: Rules, base: int,
             seat: int | None) -> RoundReview:
-    table = table_for_round(round_doc, rules, base)
+    # the replay's own walk, to the end of a faulty round as the replay viewer goes
+    walk = RoundWalk(round_doc, rules, base, limit=None)
     reviewer = _Reviewer(index, round_doc["events"], rules, base,
                          range(4) if seat is None else (seat,))
-    reviewer.before(table, 0)
-    for event_index, action, _problems, after in _steps(round_doc, table):
+    reviewer.before(walk.table, 0)
+    for event_index, action, _problems, table in walk:
         reviewer.after(event_index, action)
-        reviewer.before(after, event_index + 1)
+        reviewer.before(table, event_index + 1)
     # a window's decisions are found seat by seat: list them in the order of the log
     return RoundReview(index, sorted(reviewer.decisions, key=lambda d: d.event))
 

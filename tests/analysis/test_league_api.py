@@ -27,6 +27,12 @@ SEASON_BODY = {
 }
 
 
+def names_field(response: Any, field: str) -> bool:
+    """The API's problem shape names the field in one of its error paths."""
+    return any(e["path"].split(".")[1:2] == [field] or e["path"] == f"$.{field}"
+               or e["path"].startswith(f"$.{field}[") for e in response.json()["errors"])
+
+
 @pytest.fixture
 def season(club: Any, cast: Any, api_client: Any) -> dict[str, Any]:
     response = api_client(cast["adam"]).post(
@@ -61,7 +67,7 @@ def test_a_bad_season_is_refused_naming_the_field(
     response = api_client(cast["adam"]).post(
         f"/api/v1/clubs/{club.pk}/seasons/", {**SEASON_BODY, **change}, format="json"
     )
-    assert response.status_code == 400 and field in response.json(), response.content
+    assert response.status_code == 400 and names_field(response, field), response.content
 
 
 def test_a_second_season_of_the_same_name_is_refused(
@@ -70,7 +76,7 @@ def test_a_second_season_of_the_same_name_is_refused(
     response = api_client(cast["adam"]).post(
         f"/api/v1/clubs/{club.pk}/seasons/", SEASON_BODY, format="json"
     )
-    assert response.status_code == 400 and "name" in response.json()
+    assert response.status_code == 400 and names_field(response, "name")
 
 
 def test_standings_name_rank_player_handle_matches_rounds_net(
@@ -173,13 +179,13 @@ def test_a_settle_up_between_strangers_to_the_club_is_refused(
         {"payer": stranger.pk, "payee": a.pk, "points": 1},
         format="json",
     )
-    assert response.status_code == 400 and "payer" in response.json()
+    assert response.status_code == 400 and names_field(response, "payer")
     same = api_client(cast["adam"]).post(
         f"/api/v1/clubs/{club.pk}/settle-ups/",
         {"payer": a.pk, "payee": a.pk, "points": 1},
         format="json",
     )
-    assert same.status_code == 400 and "payee" in same.json()
+    assert same.status_code == 400 and names_field(same, "payee")
 
 
 @pytest.mark.parametrize("query", ["from=yesterday", "season=999999", "point_value=lots"])
@@ -187,7 +193,7 @@ def test_a_bad_ledger_query_is_a_400_naming_the_parameter(
     club: Any, cast: Any, api_client: Any, query: str
 ) -> None:
     response = api_client(cast["mia"]).get(f"/api/v1/clubs/{club.pk}/ledger/?{query}")
-    assert response.status_code == 400 and query.split("=")[0] in response.json()
+    assert response.status_code == 400 and names_field(response, query.split("=")[0])
 
 
 def test_ledger_exports_as_csv_with_balances_then_transfers(
@@ -401,4 +407,4 @@ def test_what_if_settles_the_season_again_under_another_ruleset(
     assert {v["code"] for v in strict["illegal_rounds"][0]["violations"]} == {"win_below_min_fan"}
     for bad in ("?ruleset=nowhere", "", "?ruleset={oops"):
         response = member.get(url + bad)
-        assert response.status_code == 400 and "ruleset" in response.json()
+        assert response.status_code == 400 and names_field(response, "ruleset")

@@ -12,9 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
-from rest_framework.authtoken.models import Token
 
-from analysis.tasks import verify_match
 from records import services
 from records.errors import DocumentError
 from records.models import Club, Membership
@@ -101,14 +99,13 @@ class Command(BaseCommand):
                 self.stderr.write(f"skipped a document: {exc.detail} {exc.errors[:3]}")
                 continue
             if upload.created:
-                created += 1
-                verify_match.delay_on_commit(upload.match.pk)
+                created += 1  # verification is queued by the upload, after commit
         statuses: dict[str, int] = {}
         for status in club.matches.values_list("status", flat=True):
             statuses[status] = statuses.get(status, 0) + 1
         summary = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())) or "no matches"
         season = demo_season(club, users["admin"])
-        token, _ = Token.objects.get_or_create(user=users["owner"])
+        token = services.issue_token(user=users["owner"], name="load_demo")
         self.stdout.write(
             f"Demo club #{club.pk}: {created} new matches from {source} ({summary}).\n"
             f"Sign in at http://127.0.0.1:8000/accounts/login/ as demo-owner, demo-admin or "
