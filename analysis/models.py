@@ -32,6 +32,12 @@ class Verification(models.Model):
     ruleset = models.JSONField(help_text="The ruleset the engine resolved.")
     totals = models.JSONField(help_text="Each seat's total over the match (4 integers).")
     report = models.JSONField(help_text="The engine's report, exactly as `xuezhan verify` prints.")
+    review = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The decision review's summaries (xuezhan.review): `seats`, each seat over "
+        "the match, and `rounds`, each round's four; null when the engine could not review.",
+    )
 
     def __str__(self) -> str:
         return f"verification of match {self.match_id}: {'legal' if self.legal else 'illegal'}"

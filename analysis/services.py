@@ -78,6 +78,23 @@ def _engine_report(document: Any) -> dict[str, Any]:
     return report
 
 
+def _review_summary(document: Any) -> dict[str, Any] | None:
+    """Each seat's decision review summary over the match and per round, for statistics
+    (一致率, 进张 lost per discard, 定缺 and 换三张 mistakes); None for a document the
+    engine cannot review (not schema-valid, or a bad ruleset)."""
+    from xuezhan.errors import XuezhanError
+    from xuezhan.review import review_document, summarize
+
+    try:
+        reviews = review_document(document)
+    except XuezhanError:
+        return None
+    return {
+        "seats": [s.to_json() for s in summarize(reviews)],
+        "rounds": [[r.summary(seat).to_json() for seat in range(4)] for r in reviews],
+    }
+
+
 def _clear_results(match: Match) -> None:
     Verification.objects.filter(match=match).delete()
     RoundSettlement.objects.filter(round__match=match).delete()
@@ -94,6 +111,7 @@ def _write_results(match: Match, report: dict[str, Any]) -> None:
         ruleset=report["ruleset"],
         totals=report["totals"],
         report=report,
+        review=_review_summary(match.document),
     )
     Violation.objects.bulk_create(
         Violation(

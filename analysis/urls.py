@@ -11,6 +11,9 @@ urlpatterns = [
     path(MATCH + "rounds/", views.RoundList.as_view(), name="round-list"),
     path(MATCH + "rounds/<id:index>/", views.RoundDetail.as_view(), name="round-detail"),
     path(MATCH + "rounds/<id:index>/replay/", views.RoundReplay.as_view(), name="round-replay"),
+    path(
+        MATCH + "rounds/<id:index>/review/", views.RoundReviewView.as_view(), name="round-review"
+    ),
 ]
 
 # The league: seasons, standings, the ledger, settle-ups (analysis.league_views).

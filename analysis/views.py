@@ -13,7 +13,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from analysis import selectors, services
-from analysis.serializers import MatchDetailSerializer, ReplaySerializer, RoundSerializer
+from analysis.serializers import (
+    MatchDetailSerializer,
+    ReplaySerializer,
+    RoundReviewSerializer,
+    RoundSerializer,
+)
 from analysis.tasks import verify_match
 from records.models import Match, Membership, Round
 from records.permissions import ClubMixin
@@ -118,3 +123,39 @@ class RoundReplay(RoundMixin, generics.GenericAPIView[Round]):
         players = [seat.player.handle for seat in match.seats.select_related("player")]
         data = {"match": match.pk, "round": index, "players": players, "frames": frames}
         return Response(ReplaySerializer(data).data)
+
+
+class RoundReviewView(RoundMixin, generics.GenericAPIView[Round]):
+    """Every decision of a round graded by shanten and unseen 进张 (xuezhan.review), and
+    each seat's summary; computed on the first request, then cached."""
+
+    queryset = Round.objects.none()  # for the schema; get_queryset() scopes it
+    serializer_class = RoundReviewSerializer
+
+    def get_queryset(self) -> QuerySet[Round]:
+        return Round.objects.filter(match__club=self.club)
+
+    @extend_schema(
+        responses={
+            200: RoundReviewSerializer,
+            404: OpenApiResponse(description="No such round"),
+            422: OpenApiResponse(description="The engine cannot review this round"),
+        }
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        match = self.match(with_document=True)
+        index = int(self.kwargs["index"])
+        if not match.rounds.filter(index=index).exists():
+            raise Http404("No such round.")
+        try:
+            review = selectors.round_review(match, index)
+        except XuezhanError as exc:
+            return Response(
+                {"type": "review_failed", "detail": str(exc)},
+                status=status.HTTP_422_UNPROCESSABLE_ENTITY,
+            )
+        players = [seat.player.handle for seat in match.seats.select_related("player")]
+        # the engine's JSON has the serializer's shape already: served as it is (thousands
+        # of small objects would take the serializer longer than the review itself)
+        return Response({"match": match.pk, "round": index, "players": players,
+                         "decisions": review["decisions"], "summary": review["summary"]})
