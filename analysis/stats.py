@@ -404,12 +404,15 @@ def stat_keys() -> list[str]:
     return keys
 
 
-def leaderboard(club: Club, key: str, min_rounds: int, filters: Filters) -> list[dict[str, Any]]:
-    """The club's players with at least ``min_rounds`` rounds, best first by ``key``
-    (nulls last), each with the value, rank and percentile (docs/statistics.md)."""
+def leaderboard(
+    club: Club, key: str, min_rounds: int, filters: Filters, order: str = "desc"
+) -> list[dict[str, Any]]:
+    """The club's players with at least ``min_rounds`` rounds ranked by ``key`` (highest
+    first, or lowest with ``order="asc"``; no value last), with value and percentile."""
     table = [row for row in club_table(club, filters) if row["stats"]["rounds"] >= min_rounds]
     values = [(row, scalar(row["stats"], key)) for row in table]
-    values.sort(key=lambda rv: (rv[1] is None, -(rv[1] or 0), rv[0]["handle"]))
+    sign = 1 if order == "asc" else -1
+    values.sort(key=lambda rv: (rv[1] is None, sign * (rv[1] or 0), rv[0]["handle"]))
     known = [v for _, v in values if v is not None]
     return [
         {

@@ -10,4 +10,10 @@ urlpatterns = [
     path(MATCH + "rounds/", views.RoundList.as_view(), name="round-list"),
     path(MATCH + "rounds/<int:index>/", views.RoundDetail.as_view(), name="round-detail"),
     path(MATCH + "rounds/<int:index>/replay/", views.RoundReplay.as_view(), name="round-replay"),
+    path(
+        "clubs/<int:club_id>/players/<int:player_id>/stats/",
+        views.PlayerStats.as_view(),
+        name="player-stats",
+    ),
+    path("clubs/<int:club_id>/leaderboard/", views.Leaderboard.as_view(), name="leaderboard"),
 ]
