@@ -30,6 +30,7 @@ run: install
 
 bench: install
 	$(BIN)/python benchmarks/bench_hand.py
+	$(BIN)/python benchmarks/bench_shanten.py
 	$(BIN)/python benchmarks/bench_replay.py
 
 clean:

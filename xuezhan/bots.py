@@ -9,9 +9,10 @@ The policy, in short:
 
 - 换三张: give three tiles of the weakest suit (fewest tiles among suits with three).
 - 定缺: void the suit with the fewest useful tiles.
-- Discard: void-suit tiles first; then whatever leaves the lowest 向听 (shanten), ties
-  broken by the number of unseen tiles that would lower it (有效牌); a bot chasing
-  清一色 or 七对 measures the distance to that shape instead.
+- Discard: void-suit tiles first; then whatever leaves the lowest 向听
+  (:func:`xuezhan.shanten.shanten`, a void-suit tile held counting as one to lose), ties
+  broken by the number of unseen tiles that would lower it (有效牌, ``ukeire``); a bot
+  chasing 清一色 or 七对 measures the distance to that shape instead.
 - Claims: peng or kong when it does not lengthen the road to a win; always win,
   except that a greedy bot sometimes passes a small win on a discard (过手胡 then binds
   it), and never when the last-four rule forces the win.
@@ -20,12 +21,13 @@ The policy, in short:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xuezhan.actions import Action, Discard, Gang, Hu
 from xuezhan.fan import WinContext
 from xuezhan.hand import MeldKind
+from xuezhan.shanten import shanten, ukeire
 from xuezhan.table import Table
 from xuezhan.tiles import NUM_KINDS, TILES, Tile
 
@@ -196,7 +198,7 @@ class Bot:
         elif void_tiles:
             # the least connected void tile first: a pair of it might still be pengable
             return TILES[min(void_tiles, key=lambda k: (_connection(hand, k), k))]
-        unseen = _unseen(table, self.seat)
+        visible = _visible(table, self.seat)
         scored: list[tuple[int, int, int]] = []
         counts = list(hand)
         for k in held:
@@ -207,43 +209,35 @@ class Bot:
         ties = [k for d, k, _ in scored if d == low]
         if len(ties) == 1:
             return TILES[ties[0]]
-        best = max(ties, key=lambda k: (self._useful(hand, k, n_melds, void, low, unseen),
+        best = max(ties, key=lambda k: (self._useful(hand, k, n_melds, void, visible),
                                         -_connection(hand, k), _edge(k), -k))
         return TILES[best]
 
     def _useful(self, hand: list[int], drop: int, n_melds: int, void: int | None,
-                distance: int, unseen: list[int]) -> int:
-        """有效牌: unseen tiles that would lower the distance after discarding ``drop``."""
+                visible: Sequence[int]) -> int:
+        """有效牌: unseen tiles that would lower the distance after discarding ``drop``
+        (``visible``: the tiles seen outside this hand; the discard joins them)."""
         counts = list(hand)
         counts[drop] -= 1
+        seen = list(visible)
+        seen[drop] += 1
         target = self.target
         if target == "pairs" and n_melds == 0:
             pairs = sum(n // 2 for k, n in enumerate(counts) if k // 9 != void)
-            return sum(unseen[k] for k in range(NUM_KINDS)
+            return sum(max(4 - counts[k] - seen[k], 0) for k in range(NUM_KINDS)
                        if counts[k] % 2 and k // 9 != void and pairs < 7)
         if target is not None and target.startswith("flush:"):
-            suits: tuple[int, ...] = (int(target[-1]),)
-            distance -= sum(counts) - sum(counts[suits[0] * 9:suits[0] * 9 + 9])
-        else:
-            suits = tuple(s for s in range(3) if s != void)
-        keys = {s: bytes(counts[s * 9:s * 9 + 9]) for s in suits}
-        base = {s: _readings(keys[s]) for s in suits}
-        pairs = sum(n // 2 for s in suits for n in keys[s])
-        groups = 4 - n_melds
-        total = 0
-        for k in _candidates(counts, suits):
-            if not unseen[k] or counts[k] >= 4:
-                continue
-            suit = k // 9
-            changed = bytearray(keys[suit])
-            changed[k % 9] += 1
-            readings = [base[s] if s != suit else _readings(bytes(changed)) for s in suits]
-            value = 2 * groups - _best(readings, groups)
-            if n_melds == 0:
-                value = min(value, 6 - min(pairs + counts[k] % 2, 7))
-            if value < distance:
-                total += unseen[k]
-        return total
+            suit = int(target[-1])
+            base = self._distance(counts, n_melds, void)
+            total = 0
+            for k in range(suit * 9, suit * 9 + 9):
+                unseen = max(4 - counts[k] - seen[k], 0)
+                counts[k] += 1
+                if unseen and self._distance(counts, n_melds, void) < base:
+                    total += unseen
+                counts[k] -= 1
+            return total
+        return sum(n for _, n in ukeire(counts, n_melds, void, seen))
 
     def _best_discard_distance(self, table: Table, hand: list[int]) -> int:
         void, n_melds = table.voids[self.seat], len(table.melds[self.seat])
@@ -260,13 +254,12 @@ class Bot:
         """向听 to this bot's goal: any win, or the chased 清一色 / 七对."""
         target = self.target
         if target is not None and target.startswith("flush:"):
-            keep = int(target[-1])
-            off = sum(counts) - sum(counts[keep * 9:keep * 9 + 9])
-            return distance(counts, n_melds, (keep,)) + off
+            keep = int(target[-1]) * 9
+            return shanten([0] * keep + counts[keep:keep + 9] + [0] * (18 - keep), n_melds)
         if target == "pairs" and n_melds == 0:
             pairs = sum(n // 2 for k, n in enumerate(counts) if k // 9 != void)
             return 6 - min(pairs, 7)
-        return distance(counts, n_melds, tuple(s for s in range(3) if s != void))
+        return shanten(counts, n_melds, void)
 
     # -- other players' discards -----------------------------------------------------
 
@@ -339,22 +332,10 @@ def _edge(k: int) -> int:
     return abs(k % 9 - 4)
 
 
-def _candidates(counts: Sequence[int], suits: tuple[int, ...]) -> list[int]:
-    """Kinds that could improve the hand: within two ranks of a held tile of ``suits``."""
-    out: list[int] = []
-    for s in suits:
-        held = 0
-        for r in range(9):
-            if counts[s * 9 + r]:
-                held |= 1 << r
-        near = (held | held << 1 | held << 2 | held >> 1 | held >> 2) & 511
-        out.extend(s * 9 + r for r in range(9) if near >> r & 1)
-    return out
-
-
-def _unseen(table: Table, seat: int) -> list[int]:
-    """Copies of each kind that ``seat`` has not seen (its hand, rivers, melds, won hands)."""
-    seen = list(table.hands[seat])
+def _visible(table: Table, seat: int) -> list[int]:
+    """Copies of each kind that ``seat`` sees outside its own hand: rivers, every meld,
+    the hands of players who have won."""
+    seen = [0] * NUM_KINDS
     for s in range(4):
         for t in table.discards[s]:
             seen[t] += 1
@@ -363,105 +344,4 @@ def _unseen(table: Table, seat: int) -> list[int]:
         if s != seat and table.won[s]:
             for k, n in enumerate(table.hands[s]):
                 seen[k] += n
-    return [max(4 - n, 0) for n in seen]
-
-
-# -- 向听 (shanten), fast and cached ---------------------------------------------------
-
-#: one suit's 9 counts (as bytes) -> its Pareto-best (sets, partial sets, pair) readings
-_SUIT_READINGS: dict[bytes, tuple[tuple[int, int, int], ...]] = {bytes(9): ((0, 0, 0),)}
-_DISTANCES: dict[tuple[bytes, int, tuple[int, ...]], int] = {}
-_BEST: dict[tuple[object, ...], int] = {}
-
-
-def _readings(key: bytes) -> tuple[tuple[int, int, int], ...]:
-    found = _SUIT_READINGS.get(key)
-    if found is not None:
-        return found
-    c = bytearray(key)
-    i = next(r for r in range(9) if c[r])
-    cands: set[tuple[int, int, int]] = set()
-
-    def take(removed: Sequence[int], ds: int, dp: int, dh: int) -> None:
-        sub = bytearray(c)
-        for r in removed:
-            sub[r] -= 1
-        for s, p, h in _readings(bytes(sub)):
-            if h + dh <= 1:
-                cands.add((s + ds, p + dp, h + dh))
-
-    take((i,), 0, 0, 0)  # the lowest tile stays single
-    if c[i] >= 2:
-        take((i, i), 0, 1, 0)
-        take((i, i), 0, 0, 1)
-    if c[i] >= 3:
-        take((i, i, i), 1, 0, 0)
-    if i <= 7 and c[i + 1]:
-        take((i, i + 1), 0, 1, 0)
-        if i <= 6 and c[i + 2]:
-            take((i, i + 1, i + 2), 1, 0, 0)
-    if i <= 6 and c[i + 2]:
-        take((i, i + 2), 0, 1, 0)
-    # a reading that dominates another sorts before it, so one pass keeps the Pareto set
-    kept: list[tuple[int, int, int]] = []
-    for x in sorted(cands, reverse=True):
-        if not any(o[0] >= x[0] and o[1] >= x[1] and o[2] >= x[2] for o in kept):
-            kept.append(x)
-    best = tuple(sorted(kept))
-    _SUIT_READINGS[key] = best
-    return best
-
-
-def _best(readings: Sequence[tuple[tuple[int, int, int], ...]], groups: int) -> int:
-    """The best 2·sets + partial sets + pair over one reading of each suit."""
-    cache_key = (*readings, groups)
-    found = _BEST.get(cache_key)
-    if found is not None:
-        return found
-    best = 0
-    if len(readings) == 1:
-        combos: Iterable[tuple[int, int, int]] = readings[0]
-    elif len(readings) == 2:
-        combos = [(s1 + s2, p1 + p2, h1 + h2) for s1, p1, h1 in readings[0]
-                  for s2, p2, h2 in readings[1] if h1 + h2 <= 1]
-    else:
-        combos = [(0, 0, 0)]
-        for r in readings:
-            combos = [(s + s2, p + p2, h + h2) for s, p, h in combos for s2, p2, h2 in r
-                      if h + h2 <= 1]
-    for s, p, h in combos:
-        sets = s if s < groups else groups
-        partial = p if p < groups - sets else groups - sets
-        value = 2 * sets + partial + h
-        if value > best:
-            best = value
-    if len(_BEST) > 500_000:
-        _BEST.clear()
-    _BEST[cache_key] = best
-    return best
-
-
-def distance(counts: Sequence[int], melds: int, suits: tuple[int, ...]) -> int:
-    """向听 of the tiles of ``suits`` in ``counts`` (−1 complete, 0 ready): sets and a pair,
-    or, with no melds, seven pairs. Tiles of other suits are dead weight.
-
-    >>> from xuezhan.tiles import counts_of, parse_tiles
-    >>> distance(counts_of(parse_tiles("123m456m789m234p55p")), 0, (0, 1))
-    -1
-    >>> distance(counts_of(parse_tiles("123m456m789m234p5p1s")), 0, (0, 1))
-    0
-    """
-    keys = [bytes(counts[s * 9:s * 9 + 9]) for s in suits]
-    cache_key = (b"".join(keys), melds, suits)
-    found = _DISTANCES.get(cache_key)
-    if found is not None:
-        return found
-    groups = 4 - melds
-    result = 2 * groups - _best([_readings(key) for key in keys], groups)
-    if melds == 0:
-        pairs = sum(n // 2 for key in keys for n in key)
-        result = min(result, 6 - min(pairs, 7))
-    if len(_DISTANCES) > 500_000:
-        _DISTANCES.clear()
-    _DISTANCES[cache_key] = result
-    return result
+    return seen

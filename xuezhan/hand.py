@@ -1,4 +1,5 @@
-"""Hand shapes: melds, the win test, waits and shanten, all table-driven.
+"""Hand shapes: melds, the win test and waits, all table-driven (向听 is in
+:mod:`xuezhan.shanten`, built on the same suit keys).
 
 Sets never cross suits, so a hand is complete exactly when each suit is: either a
 few sets, or a few sets and the one pair. Every complete suit shape (at most four
@@ -11,8 +12,6 @@ three dictionary look-ups and the waits a handful more.
 True
 >>> [str(t) for t in waits(counts_of(parse_tiles("1112345678999m")))]
 ['1m', '2m', '3m', '4m', '5m', '6m', '7m', '8m', '9m']
->>> shanten(counts_of(parse_tiles("11m22m33p44p55s66s7s")))
-0
 """
 
 from __future__ import annotations
@@ -62,21 +61,6 @@ class Meld:
         return f"{self.kind.value} {self.tile}"
 
 
-SUIT_WEIGHTS: tuple[int, ...] = tuple(5**i for i in range(9))
-"""5**rank_index: the weights that turn a suit's 9 counts (0..4) into one integer key."""
-
-
-def suit_key(counts: Sequence[int], suit: int) -> int:
-    """The base-5 key of one suit's counts (``counts`` holds all 27 kinds).
-
-    >>> suit_key([2, 1] + [0] * 25, 0)
-    7
-    """
-    c = counts[suit * 9:suit * 9 + 9]
-    return (c[0] + 5 * c[1] + 25 * c[2] + 125 * c[3] + 625 * c[4] + 3125 * c[5]
-            + 15625 * c[6] + 78125 * c[7] + 390625 * c[8])
-
-
 # -- the tables -------------------------------------------------------------------
 
 #: A reading's features, as a 2-bit number f: bit 1 — every set is a pung (对对胡);
@@ -117,8 +101,8 @@ _FEATURES: dict[bytes, int] = {}
 def _build() -> None:
     """Enumerate every complete suit shape (at most four sets and a pair) once.
 
-    The tables are keyed by the suit's 9 counts as bytes, not by the base-5
-    :func:`suit_key`: CPython turns 27 counts into bytes and splits them into the
+    The tables are keyed by the suit's 9 counts as bytes, not by a base-5 number of
+    them: CPython turns 27 counts into bytes and splits them into the
     three suits in two C calls (~0.3 µs), while base-5 arithmetic on them costs
     ~1 µs, which would be most of the win test. Shapes with a fifth
     copy of a rank (no real hand has one) are kept for the waits, so that a wait on a
@@ -408,87 +392,3 @@ def holds_suits(counts: Sequence[int], melds: Sequence[Meld] = ()) -> int:
         if any(counts[s * 9:s * 9 + 9]):
             present.add(s)
     return len(present)
-
-
-# -- shanten ----------------------------------------------------------------------
-
-#: base-5 suit key -> the Pareto-best (sets, partial sets, pair) readings of the suit
-_SUIT_OPTIONS: dict[int, tuple[tuple[int, int, int], ...]] = {0: ((0, 0, 0),)}
-
-
-def _suit_options(key: int) -> tuple[tuple[int, int, int], ...]:
-    found = _SUIT_OPTIONS.get(key)
-    if found is not None:
-        return found
-    digits = [key // w % 5 for w in SUIT_WEIGHTS]
-    i = next(r for r in range(9) if digits[r])
-    w = SUIT_WEIGHTS[i]
-    cands: set[tuple[int, int, int]] = set()
-
-    def take(sub: int, ds: int, dp: int, dh: int) -> None:
-        for s, p, h in _suit_options(sub):
-            if h + dh <= 1:
-                cands.add((s + ds, p + dp, h + dh))
-
-    take(key - w, 0, 0, 0)  # the lowest tile stays single
-    if digits[i] >= 2:
-        take(key - 2 * w, 0, 1, 0)
-        take(key - 2 * w, 0, 0, 1)
-    if digits[i] >= 3:
-        take(key - 3 * w, 1, 0, 0)
-    if i <= 7 and digits[i + 1]:
-        take(key - w - 5 * w, 0, 1, 0)
-        if i <= 6 and digits[i + 2]:
-            take(key - w - 5 * w - 25 * w, 1, 0, 0)
-    if i <= 6 and digits[i + 2]:
-        take(key - w - 25 * w, 0, 1, 0)
-    best = tuple(sorted(
-        c for c in cands
-        if not any(o != c and o[0] >= c[0] and o[1] >= c[1] and o[2] >= c[2] for o in cands)
-    ))
-    _SUIT_OPTIONS[key] = best
-    return best
-
-
-_HALVES = bytes(n // 2 for n in range(256))
-#: 9-byte suit key -> _suit_options of its base-5 key (a cache in front of it)
-_OPTIONS: dict[bytes, tuple[tuple[int, int, int], ...]] = {}
-
-
-def _options_of(key: bytes) -> tuple[tuple[int, int, int], ...]:
-    found = _OPTIONS[key] = _suit_options(sum(n * w for n, w in zip(key, SUIT_WEIGHTS,
-                                                                   strict=True)))
-    return found
-
-
-def shanten(counts: Sequence[int], melds: int = 0) -> int:
-    """向听: how many tiles short of a winning shape the concealed counts are
-    (−1 complete, 0 ready), the better of sets-and-pair and, with no melds, seven
-    pairs. Shape only: copies the player holds themselves are not excluded.
-
-    >>> from xuezhan.tiles import counts_of, parse_tiles
-    >>> shanten(counts_of(parse_tiles("123m456m789m234p55p")))
-    -1
-    """
-    groups = 4 - melds
-    raw = bytearray(counts)
-    o0, o1, o2 = (_OPTIONS.get(k) or _options_of(k) for k in _split(raw))
-    best = 0
-    for s0, p0, h0 in o0:
-        for s1, p1, h1 in o1:
-            if h0 + h1 > 1:
-                continue
-            for s2, p2, h2 in o2:
-                h = h0 + h1 + h2
-                if h > 1:
-                    continue
-                s = min(s0 + s1 + s2, groups)
-                p = min(p0 + p1 + p2, groups - s)
-                value = 2 * s + p + h
-                if value > best:
-                    best = value
-    result = 2 * groups - best
-    if melds == 0:
-        pairs = sum(raw.translate(_HALVES))   # a four is two pairs
-        result = min(result, 6 - min(pairs, 7))
-    return result

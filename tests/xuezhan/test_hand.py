@@ -7,7 +7,6 @@ import pytest
 
 from xuezhan.hand import (
     PUNGS_ONLY,
-    SUIT_WEIGHTS,
     TERMINALS,
     Meld,
     MeldKind,
@@ -16,8 +15,6 @@ from xuezhan.hand import (
     is_seven_pairs,
     is_winning,
     readings,
-    shanten,
-    suit_key,
     waits,
 )
 from xuezhan.tiles import Tile, counts_of, format_tiles, parse_tiles
@@ -54,14 +51,6 @@ def test_melds_are_frozen_values() -> None:
     assert a == Meld(MeldKind.PENG, Tile.parse("5p"), 1)
     with pytest.raises(AttributeError):
         a.tile = Tile.parse("6p")  # type: ignore[misc]
-
-
-def test_a_suit_key_is_the_counts_in_base_5() -> None:
-    counts = c("1m22m9m1p")
-    assert tuple(5**i for i in range(9)) == SUIT_WEIGHTS
-    assert suit_key(counts, 0) == 1 + 2 * 5 + 5**8
-    assert suit_key(counts, 1) == 1
-    assert suit_key(counts, 2) == 0
 
 
 # -- the win test -------------------------------------------------------------------
@@ -180,32 +169,6 @@ def test_readings_see_111222333_as_pungs_and_as_chows() -> None:
 
 def test_readings_of_a_fifth_copy_use_the_plain_recursion() -> None:
     assert readings(c("11111m234p567p789p")) == 1 << 0   # 111·11: no feature holds
-
-
-# -- shanten ------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("hand, melds, expected", [
-    ("23445677m345789p", 0, -1),
-    ("2344567m345789p", 0, 0),
-    ("1133446m557799p", 0, 0),           # seven pairs ready
-    ("11334469m55779p", 0, 1),
-    ("1m", 4, 0),
-    ("11m", 4, -1),
-    ("1357m2468p13579s", 0, 4),          # four gapped partials
-    ("147m258p369s1478m", 0, 3),         # seven pairs: three pairs so far
-    ("123m456p78s55s", 1, 0),
-    ("123m456p7s9s15s", 1, 1),
-])
-def test_shanten_counts_the_tiles_still_missing(hand: str, melds: int, expected: int) -> None:
-    assert shanten(c(hand), melds) == expected
-
-
-def test_shanten_without_melds_includes_seven_pairs() -> None:
-    assert shanten(c("1122334455667m")) == 0
-    assert shanten(c("11223344m556677p"), melds=0) == -1
-    # seven pairs only without melds: five pairs and a single count as sets and pairs here
-    assert shanten(c("113355m7799p1s"), melds=1) == 2
 
 
 # -- suits ------------------------------------------------------------------------

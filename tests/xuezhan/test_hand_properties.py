@@ -6,8 +6,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from xuezhan.fan import WinContext, score_win
-from xuezhan.hand import Meld, MeldKind, is_ready, is_winning, shanten, waits
+from xuezhan.hand import Meld, MeldKind, is_ready, is_winning, waits
 from xuezhan.rules import Rules
+from xuezhan.shanten import shanten
 from xuezhan.tiles import TILES, counts_of
 
 FAST = settings(max_examples=150, deadline=None,

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from xuezhan.bots import STYLES, Bot, distance
+from xuezhan.bots import STYLES, Bot
 from xuezhan.cli import main
-from xuezhan.hand import shanten
 from xuezhan.replay import verify_document
 from xuezhan.rules import Rules
+from xuezhan.shanten import shanten
 from xuezhan.simulate import (
     NOT_APPLICABLE,
     PATTERN_HANDS,
@@ -203,32 +203,23 @@ def test_the_report_table_lists_every_situation(reports: dict[str, Coverage]) ->
 # -- the bots ---------------------------------------------------------------------------
 
 
-def test_distance_is_the_engine_shanten() -> None:
-    rng = random.Random(1)
-    for _ in range(3000):
-        tiles = rng.sample(FULL_SET, rng.choice([14, 13, 11, 10, 8, 7]))
-        melds = (14 - len(tiles)) // 3
-        counts = counts_of(tiles)
-        assert distance(counts, melds, (0, 1, 2)) == shanten(counts, melds)
-
-
 def test_useful_tiles_match_a_brute_force_count() -> None:
     rng = random.Random(2)
     bot = Bot(0, STYLES[0], random.Random(0))
-    unseen = [4] * 27
+    visible = [0] * 27
     for _ in range(300):
         counts = counts_of(rng.sample([t for t in FULL_SET if t // 9 != 2], 14))
         drop = next(k for k in range(27) if counts[k])
         after = list(counts)
         after[drop] -= 1
-        base = distance(after, 0, (0, 1))
+        base = shanten(after, 0, 2)
         brute = 0
-        for k in range(18):
-            if after[k] < 4:
-                after[k] += 1
-                brute += 4 * (distance(after, 0, (0, 1)) < base)
-                after[k] -= 1
-        assert bot._useful(counts, drop, 0, 2, base, unseen) == brute
+        for k in range(27):
+            after[k] += 1
+            if shanten(after, 0, 2) < base:
+                brute += max(4 - after[k] + 1 - (k == drop), 0)
+            after[k] -= 1
+        assert bot._useful(counts, drop, 0, 2, visible) == brute
 
 
 def test_exchange_gives_three_tiles_of_the_weakest_suit_and_voids_the_smallest() -> None:

@@ -1,0 +1,341 @@
+"""向听 (shanten) and 进张 (ukeire): how far a hand is from a winning shape, and which
+draws bring it closer.
+
+**Definition.** A hand's concealed counts ``H`` (27 kinds, in the engine's tile order
+m1–m9, p1–p9, s1–s9) with ``melds`` declared sets need ``g = 4 − melds`` more sets and
+a pair, or — only when ``melds == 0`` — seven pairs, a four-of-a-kind counting as two
+pairs (docs/rules.md §3; riichi counts it as one). Over every
+winning 14 − 3·melds tile shape ``W``, let ``missing`` be the fewest tiles of ``W`` that
+``H`` lacks. Then
+
+    shanten(H) = missing − 1
+
+so −1 is complete (a winning hand: nothing missing), 0 ready (听牌: one tile short)
+and so on. For the two sizes that occur in play this is the usual count: a 14 − 3·melds
+hand is −1 when it wins and otherwise one less than the tiles it must swap; a 13 − 3·melds
+hand is 0 when some draw completes it. Any other size gets the same definition, and so
+the same formula: a smaller hand also needs a tile for every slot its own tiles cannot
+fill (``shanten([0] * 27) == 13``), a larger one is measured by its best 14 − 3·melds
+sub-hand. The shape ``W`` may hold a fifth copy of a kind, as the win test's waits do: a
+hand waiting only on a tile it holds all four of is still ready, on a wait that can
+never arrive (docs/rules.md §3, ready).
+
+**Void suit.** With ``void`` given, ``W`` must hold no tile of that suit (定缺: a hand
+with a void-suit tile never wins), so each void tile held has to go: with ``v`` of them,
+a 14 − 3·melds hand is at least ``v − 1`` and a 13 − 3·melds hand at least ``v``. This is
+the shanten of the hand without its void tiles, counted in the size of the whole hand.
+
+**How.** Sets never cross suits, so each suit's 9 counts (a 9-byte key, as in
+:mod:`xuezhan.hand`) are read once into a *profile*: for 0–4 blocks and with or without
+the pair, the best ``2·sets + partial sets`` they make, its pairs (seven pairs) and its
+tile count. There are only a few hundred distinct profiles; two suits' profiles combine
+into another, and the answer for the three is one more look-up, so a call is five
+dictionary look-ups once the keys have been seen. Everything is filled in lazily and
+stays small: a suit key per distinct suit met, about a thousand profiles.
+
+>>> from xuezhan.tiles import counts_of, parse_tiles
+>>> shanten(counts_of(parse_tiles("123m456m789m234p55p")))
+-1
+>>> shanten(counts_of(parse_tiles("123m456m789m234p5p")))
+0
+>>> shanten(counts_of(parse_tiles("1122m3344p5566s77s")))        # seven pairs
+-1
+>>> shanten(counts_of(parse_tiles("1111m3344p5566s7s")))         # a four is two pairs
+0
+>>> shanten(counts_of(parse_tiles("123m456m789m234p5s")), void=2)  # 5s must go
+1
+>>> [(str(t), n) for t, n in ukeire(counts_of(parse_tiles("123m456m789m23p55s")))]
+[('1p', 4), ('4p', 4)]
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+from xuezhan.errors import TileCountError, XuezhanError
+from xuezhan.hand import SuitKeys, _split
+from xuezhan.tiles import COPIES, TILES, Tile
+
+
+class ShantenInputError(XuezhanError, ValueError):
+    """Counts, melds or a void suit that these functions are not defined for."""
+
+
+#: the most copies of a kind a suit key may hold: a hand holds at most four, and a
+#: fifth copy is the shape a wait on a tile held four times reaches
+MAX_COPIES = 5
+_MAX_MELDS = 4
+#: ids are packed two to an int: the left one shifted by this many bits
+_SHIFT = 20
+_EMPTY = bytes(9)
+#: a reading that is impossible (the pair asked of a suit that has none)
+_NONE = -100
+
+# A profile is 12 ints: F0[0..4], F1[0..4], pairs, tiles. F_h[b] is the best
+# 2·sets + partial sets from at most b blocks (sets and partial sets), with the pair
+# taken (h = 1) or not (h = 0); pairs counts a four as two and stops at 7; tiles stops
+# at 14. Both caps are where the formulas stop caring.
+_Profile = tuple[int, ...]
+_PROFILES: list[_Profile] = []
+_PROFILE_IDS: dict[_Profile, int] = {}
+#: suit key -> its profile id, shifted left (for the left operand of _PAIR)
+_LEFT: dict[bytes, int] = {}
+#: suit key -> its profile id
+_RIGHT: dict[bytes, int] = {}
+#: (id << _SHIFT) + id -> the id of the two profiles combined, shifted left
+_PAIR: dict[int, int] = {}
+#: (id << _SHIFT) + id -> the shanten for 0..4 melds
+_ANSWER: dict[int, tuple[int, ...]] = {}
+#: suit key -> its F0[0..4], F1[0..4]
+_BLOCKS: dict[bytes, tuple[int, ...]] = {_EMPTY: (0, 0, 0, 0, 0, *[_NONE] * 5)}
+_LOCK = threading.Lock()
+
+
+# -- the public functions -------------------------------------------------------------
+
+
+def shanten(counts: Sequence[int], melds: int = 0, void: int | None = None) -> int:
+    """向听 of the concealed ``counts`` (27 kinds, 0–4 copies each) with ``melds``
+    declared sets: −1 complete, 0 ready, ``n`` short of ready by ``n`` tiles (see the
+    module's definition). With ``void`` (0, 1, 2: a suit), the hand must lose every tile
+    of that suit to win.
+
+    >>> from xuezhan.tiles import counts_of, parse_tiles
+    >>> shanten(counts_of(parse_tiles("13579m13579p135s")))
+    4
+    >>> shanten(counts_of(parse_tiles("11m")), melds=4)
+    -1
+    >>> shanten(counts_of(parse_tiles("123m45p11s")), melds=2, void=2)
+    2
+    """
+    # shanten_keys written out again: calling it would add a tenth to every call
+    a, b, c = _split(bytearray(counts))
+    if void is not None:
+        a, b, c = _drop_suit(a, b, c, void)
+    try:
+        answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
+    except KeyError:
+        answers = _answers_slow(a, b, c)
+    if 0 <= melds <= 4:
+        return answers[melds]
+    raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
+
+
+def shanten_keys(keys: SuitKeys, melds: int = 0, void: int | None = None) -> int:
+    """:func:`shanten` of the suit keys a :class:`~xuezhan.hand.SuitKeys` keeps up to
+    date as tiles move (the table keeps one per player): the same look-ups without
+    reading 27 counts.
+
+    >>> from xuezhan.tiles import counts_of, parse_tiles
+    >>> shanten_keys(SuitKeys(counts_of(parse_tiles("123m456m789m234p5p"))))
+    0
+    """
+    a, b, c = keys.keys
+    if void is not None:
+        a, b, c = _drop_suit(a, b, c, void)
+    try:
+        answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
+    except KeyError:
+        answers = _answers_slow(a, b, c)
+    if 0 <= melds <= 4:
+        return answers[melds]
+    raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
+
+
+def ukeire(counts: Sequence[int], melds: int = 0, void: int | None = None,
+           visible: Sequence[int] | None = None) -> list[tuple[Tile, int]]:
+    """进张 of a 13 − 3·melds tile hand: every tile kind whose draw lowers its
+    :func:`shanten` (with the same ``void``), in tile order, each with the copies still
+    unseen: 4 less the copies in ``counts`` and in ``visible`` (27 counts of the tiles
+    the player sees elsewhere — rivers, every meld including their own, won hands; see
+    :func:`xuezhan.tiles.counts_of`), never below 0.
+
+    A kind with no copy left is still listed, with 0: it is a shape improvement, like a
+    wait on a tile held four times (which is listed too). Sum the counts for the number
+    of useful tiles (有效牌). Never lists a void-suit tile.
+
+    :raises TileCountError: for a hand of another size (相公).
+    :raises ShantenInputError: for more than 4 of a kind, or bad ``melds`` or ``void``.
+
+    >>> from xuezhan.tiles import counts_of, parse_tiles
+    >>> hand = counts_of(parse_tiles("1112345678999m"))[:9]
+    >>> [n for _, n in ukeire(hand + [0] * 18)]
+    [1, 3, 3, 3, 3, 3, 3, 3, 1]
+    >>> seen = counts_of(parse_tiles("4444p"))
+    >>> [(str(t), n) for t, n in ukeire(counts_of(parse_tiles("123m456m789m23p55s")), 0,
+    ...                                 None, seen)]
+    [('1p', 4), ('4p', 0)]
+    """
+    if not 0 <= melds <= _MAX_MELDS:
+        raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
+    size = sum(counts)
+    if size != 13 - 3 * melds:
+        raise TileCountError(size, 13 - 3 * melds, melds)
+    if max(counts) > COPIES:
+        raise ShantenInputError("a hand holds at most 4 copies of a kind")
+    base = shanten(counts, melds, void)
+    keys = list(_split(bytearray(counts)))
+    if void is not None:
+        keys = list(_drop_suit(keys[0], keys[1], keys[2], void))
+    out: list[tuple[Tile, int]] = []
+    for suit in range(3):
+        if suit == void:
+            continue
+        left, right = (keys[s] for s in range(3) if s != suit)
+        with _LOCK:
+            pair = _pair_id(_suit_id(left), _suit_id(right)) << _SHIFT
+            grown = bytearray(keys[suit])
+            for rank in range(9):
+                grown[rank] += 1
+                if _answer(pair, _suit_id(bytes(grown)))[melds] < base:
+                    kind = suit * 9 + rank
+                    seen = counts[kind] + (visible[kind] if visible is not None else 0)
+                    out.append((TILES[kind], max(COPIES - seen, 0)))
+                grown[rank] -= 1
+    return out
+
+
+# -- the tables -----------------------------------------------------------------------
+
+
+def _drop_suit(a: bytes, b: bytes, c: bytes, void: int) -> tuple[bytes, bytes, bytes]:
+    if void == 0:
+        return _EMPTY, b, c
+    if void == 1:
+        return a, _EMPTY, c
+    if void == 2:
+        return a, b, _EMPTY
+    raise ShantenInputError(f"void must be a suit 0, 1 or 2, not {void!r}")
+
+
+def _answers_slow(a: bytes, b: bytes, c: bytes) -> tuple[int, ...]:
+    """The look-up of :func:`shanten`, filling in whatever is not in the tables yet."""
+    with _LOCK:
+        pair = _pair_id(_suit_id(a), _suit_id(b)) << _SHIFT
+        return _answer(pair, _suit_id(c))
+
+
+def _suit_id(key: bytes) -> int:
+    found = _RIGHT.get(key)
+    if found is None:
+        if max(key) > MAX_COPIES:
+            raise ShantenInputError(f"at most {MAX_COPIES} copies of a kind: {list(key)}")
+        found = _intern(_suit_profile(key))
+        _LEFT[key] = found << _SHIFT
+        _RIGHT[key] = found
+    return found
+
+
+def _pair_id(i: int, j: int) -> int:
+    key = (i << _SHIFT) + j
+    found = _PAIR.get(key)
+    if found is None:
+        combined = _intern(_combine(_PROFILES[i], _PROFILES[j]))
+        _PAIR[key] = combined << _SHIFT
+        return combined
+    return found >> _SHIFT
+
+
+def _answer(pair: int, k: int) -> tuple[int, ...]:
+    found = _ANSWER.get(pair + k)
+    if found is None:
+        found = _ANSWER[pair + k] = _answers(
+            _combine(_PROFILES[pair >> _SHIFT], _PROFILES[k]))
+    return found
+
+
+def _intern(profile: _Profile) -> int:
+    found = _PROFILE_IDS.get(profile)
+    if found is None:
+        found = len(_PROFILES)
+        _PROFILES.append(profile)
+        _PROFILE_IDS[profile] = found
+    return found
+
+
+def _blocks(key: bytes) -> tuple[int, ...]:
+    """F0[0..4], F1[0..4] of one suit (see _Profile), by the role of its lowest tile: it
+    stays single, is the pair, or starts a pung, a chow or a partial set (two of a kind,
+    neighbours, a gap) — any of which may be one of the ``b`` blocks."""
+    found = _BLOCKS.get(key)
+    if found is not None:
+        return found
+    c = bytearray(key)
+    i = next(r for r in range(9) if c[r])
+    best = list(_blocks_without(c, (i,)))
+
+    def block(ranks: tuple[int, ...], weight: int) -> None:
+        sub = _blocks_without(c, ranks)
+        for slot in (1, 2, 3, 4, 6, 7, 8, 9):
+            value = weight + sub[slot - 1]
+            if value > best[slot]:
+                best[slot] = value
+
+    if c[i] >= 2:
+        block((i, i), 1)
+        sub = _blocks_without(c, (i, i))
+        for b in range(5):
+            best[5 + b] = max(best[5 + b], sub[b])
+    if c[i] >= 3:
+        block((i, i, i), 2)
+    if i <= 7 and c[i + 1]:
+        block((i, i + 1), 1)
+        if i <= 6 and c[i + 2]:
+            block((i, i + 1, i + 2), 2)
+    if i <= 6 and c[i + 2]:
+        block((i, i + 2), 1)
+    found = tuple(v if v >= 0 else _NONE for v in best)
+    _BLOCKS[key] = found
+    return found
+
+
+def _blocks_without(c: bytearray, ranks: tuple[int, ...]) -> tuple[int, ...]:
+    for r in ranks:
+        c[r] -= 1
+    found = _blocks(bytes(c))
+    for r in ranks:
+        c[r] += 1
+    return found
+
+
+def _suit_profile(key: bytes) -> _Profile:
+    return (*_blocks(key), min(sum(n // 2 for n in key), 7), min(sum(key), 14))
+
+
+def _combine(x: _Profile, y: _Profile) -> _Profile:
+    """The profile of two suits together: blocks and the one pair shared out between
+    them in the best way."""
+    best = [_NONE] * 10
+    for hx in (0, 1):
+        for hy in range(2 - hx):
+            for bx in range(5):
+                vx = x[5 * hx + bx]
+                for by in range(5 - bx):
+                    slot = 5 * (hx + hy) + bx + by
+                    value = vx + y[5 * hy + by]
+                    if value > best[slot]:
+                        best[slot] = value
+    return (*(max(v, _NONE) for v in best), min(x[10] + y[10], 7), min(x[11] + y[11], 14))
+
+
+def _answers(p: _Profile) -> tuple[int, ...]:
+    """Shanten for 0..4 melds from a whole hand's profile.
+
+    With ``g`` sets to make, the blocks give ``V = max(F0[g], F1[g] + 1)`` and the
+    shape is ``2g − V`` tiles short of ready, provided the hand has a tile to start
+    every missing set and the pair; a hand of ``n`` tiles uses at most ``n`` of its own,
+    so it is also at least ``3g + 1 − n`` short. Seven pairs alike: ``6 − pairs``, and
+    at least ``13 − n``.
+    """
+    pairs, tiles = p[10], p[11]
+    out = []
+    for melds in range(_MAX_MELDS + 1):
+        g = 4 - melds
+        blocks = max(p[g], p[5 + g] + 1)
+        value = max(2 * g - blocks, 3 * g + 1 - tiles)
+        if melds == 0:
+            value = min(value, max(6 - pairs, 13 - tiles))
+        out.append(value)
+    return tuple(out)
+
