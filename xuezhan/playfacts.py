@@ -7,7 +7,9 @@ schema-valid round, apart from the verification's replay, so the verifier's hot 
 pays nothing for them. A faulty log gives facts as far as they can be read: a tile
 given away that the hand did not hold is simply not counted.
 
->>> from xuezhan.rules import Rules
+>>> from xuezhan.errors import XuezhanError
+from xuezhan.rules import Rules
+from xuezhan.shanten import shanten
 >>> round_doc = {"dealer": 0, "hands": ["123456789m1122p9s", "123456789p1122s",
 ...              "123456789s1122m", "345678m345678p3s"], "events": [
 ...     {"type": "dingque", "suits": ["s", "m", "p", "s"]},
@@ -20,11 +22,13 @@ given away that the hand did not hold is simply not counted.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Sequence
 from typing import Any, TypedDict
 
+from xuezhan.errors import XuezhanError
 from xuezhan.rules import Rules
+from xuezhan.shanten import shanten
 from xuezhan.tiles import NUM_KINDS, SUIT_LETTERS, Tile, counts_of, parse_tiles
 
 _SOURCE = {"from_next": 1, "opposite": 2, "from_prev": 3}
@@ -48,7 +52,7 @@ class PlayFacts(TypedDict):
     - ``void_cleared_turn``: the seat's own turn (1 = first) at which its last void-suit
       tile left the hand, 0 when it held none after the exchange, null if never;
     - ``starting_shanten``: shanten of the hand after the exchange, void counted (null
-      without a 定缺 or without ``xuezhan.shanten``).
+      without a 定缺, or for a hand of the wrong size).
     """
 
     active_turns: int
@@ -154,7 +158,6 @@ def _exchange(event: dict[str, Any], hands: list[list[int]], dice: Sequence[int]
 def _declare(voids: list[int], given: list[int | None], hands: list[list[int]],
              facts: list[PlayFacts]) -> list[int]:
     """Note each seat's void choice and starting shanten; the void tiles each holds."""
-    shanten = _shanten_function()
     left = []
     for seat, void in enumerate(voids):
         sizes = _suit_sizes(hands[seat])
@@ -163,7 +166,7 @@ def _declare(voids: list[int], given: list[int | None], hands: list[list[int]],
             facts[seat]["void_is_given"] = void == given[seat]
         if sizes[void] == 0:
             facts[seat]["void_cleared_turn"] = 0
-        if shanten is not None:
+        with contextlib.suppress(XuezhanError):  # a hand of the wrong size: no shanten
             facts[seat]["starting_shanten"] = shanten(hands[seat], 0, void)
         left.append(sizes[void])
     return left
@@ -171,13 +174,3 @@ def _declare(voids: list[int], given: list[int | None], hands: list[list[int]],
 
 def _suit_sizes(counts: Sequence[int]) -> list[int]:
     return [sum(counts[s * 9:s * 9 + 9]) for s in range(3)]
-
-
-def _shanten_function() -> Callable[[Sequence[int], int, int | None], int] | None:
-    """``xuezhan.shanten.shanten`` when the engine has it (it lands separately)."""
-    try:
-        module = importlib.import_module("xuezhan.shanten")
-    except ImportError:
-        return None
-    function: Callable[[Sequence[int], int, int | None], int] = module.shanten
-    return function
