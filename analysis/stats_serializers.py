@@ -29,9 +29,11 @@ class StatsQuerySerializer(serializers.Serializer[Any]):
             required=False, source="end", help_text="last day (played_at), inclusive"
         )
         fields["with"] = serializers.IntegerField(
-            required=False, min_value=1, source="with_player",
+            required=False,
+            min_value=1,
+            source="with_player",
             help_text="a co-player's id: only rounds they sat in",
-        )  # fmt: skip
+        )
         return fields
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -94,8 +96,14 @@ def stats_rows(stats_json: Mapping[str, Any]) -> list[dict[str, Any]]:
 
     def add(key: str, value: Any) -> None:
         if isinstance(value, Mapping) and "value" in value:
-            rows.append({"key": key, "value": value["value"], "numerator": value["numerator"],
-                         "denominator": value["denominator"]})  # fmt: skip
+            rows.append(
+                {
+                    "key": key,
+                    "value": value["value"],
+                    "numerator": value["numerator"],
+                    "denominator": value["denominator"],
+                }
+            )
         elif isinstance(value, Mapping):
             for sub, inner in value.items():
                 add(f"{key}.{sub}", inner)

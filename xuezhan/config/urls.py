@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
 from analysis import pages as analysis_pages
+from analysis import stats_pages
 from records import pages as records_pages
 
 api: list[URLPattern | URLResolver] = [
@@ -27,6 +28,12 @@ pages: list[URLPattern | URLResolver] = [
         analysis_pages.match_detail,
         name="match-detail",
     ),
+    path(
+        "clubs/<int:club_id>/players/<int:player_id>/stats/",
+        stats_pages.player_stats,
+        name="player-stats",
+    ),
+    path("clubs/<int:club_id>/leaderboard/", stats_pages.leaderboard, name="leaderboard"),
 ]
 
 urlpatterns = [
