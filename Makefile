@@ -32,6 +32,7 @@ bench: install
 	$(BIN)/python benchmarks/bench_hand.py
 	$(BIN)/python benchmarks/bench_shanten.py
 	$(BIN)/python benchmarks/bench_replay.py
+	$(BIN)/python benchmarks/bench_reject.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -11,9 +11,13 @@ from django.views import defaults
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from xuezhan.reader import IntegralFloat, NotJSON, NotUTF8, ReadError
+from xuezhan.schema import MAX_ISSUES, SchemaIssue
+
 
 class DocumentError(Exception):
-    """An upload that is not a valid document. ``errors`` lists ``{"path", "message"}``."""
+    """An upload that is not a valid document. ``errors`` lists ``{"path", "message"}``
+    and, where the engine names the rule, its stable ``code``."""
 
     def __init__(self, kind: str, detail: str, errors: list[dict[str, str]]) -> None:
         super().__init__(detail)
@@ -23,6 +27,36 @@ class DocumentError(Exception):
 
     def as_json(self) -> dict[str, Any]:
         return {"type": self.kind, "detail": self.detail, "errors": self.errors}
+
+    @classmethod
+    def unreadable(cls, exc: ReadError) -> DocumentError:
+        """The reader's refusal: not JSON, JSON the reader does not take, or (a whole float
+        in an integer field) JSON that is no document of the format."""
+        error = {"path": exc.path, "message": exc.sentence, "code": exc.code}
+        if isinstance(exc, IntegralFloat):
+            return cls("invalid_document", "The document does not follow the log format "
+                       "(1 problem).", [error])
+        plain = isinstance(exc, NotJSON | NotUTF8)
+        detail = "The body is not valid JSON." if plain else "The body is not strict JSON."
+        return cls("invalid_json", detail, [error])
+
+    @classmethod
+    def off_format(cls, issues: list[SchemaIssue]) -> DocumentError:
+        """The schema's problems: the first MAX_ISSUES, saying so when there are more (look
+        for one more than that to know)."""
+        shown = (f"the first {MAX_ISSUES} problems" if len(issues) > MAX_ISSUES
+                 else counted(len(issues), "problem"))
+        return cls(
+            "invalid_document",
+            f"The document does not follow the log format ({shown}).",
+            [{"path": i.path, "message": i.message, "code": "schema"}
+             for i in issues[:MAX_ISSUES]],
+        )
+
+
+def counted(n: int, noun: str) -> str:
+    """``1 problem``, ``2 problems``: never "(1 errors)"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 class UploadTooLarge(Exception):

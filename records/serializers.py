@@ -116,6 +116,9 @@ class UploadFileSerializer(serializers.Serializer[Any]):
 class ErrorItemSerializer(serializers.Serializer[Any]):
     path = serializers.CharField(help_text="JSON path of the problem, e.g. $.rounds[0].dealer")
     message = serializers.CharField()
+    code = serializers.CharField(
+        required=False, help_text="The engine's stable code, e.g. duplicate_key or schema"
+    )
 
 
 class DocumentErrorSerializer(serializers.Serializer[Any]):

@@ -15,12 +15,12 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from records import selectors
-from records.errors import DocumentError, UploadTooLarge
+from records.errors import DocumentError, UploadTooLarge, counted
 from records.models import Club, Match, Membership, Player, Round, Seat
-from records.parsers import JSONError, loads_strict
 from xuezhan.errors import XuezhanError
+from xuezhan.reader import ReadError, read_document
 from xuezhan.rules import Rules
-from xuezhan.schema import canonical_bytes, validate_document
+from xuezhan.schema import MAX_ISSUES, canonical_bytes, validate_document
 
 
 class RoleError(Exception):
@@ -96,30 +96,25 @@ def parse_document(raw: bytes) -> Any:
     """Strict JSON from the uploaded bytes.
 
     :raises UploadTooLarge: over UPLOAD_MAX_BYTES.
-    :raises DocumentError: not strict JSON (``type`` ``invalid_json``).
+    :raises DocumentError: not strict JSON (``type`` ``invalid_json``), or a whole float in
+        an integer field of the format (``invalid_document``), naming the path.
     """
     if len(raw) > settings.UPLOAD_MAX_BYTES:
         raise UploadTooLarge()
     try:
-        return loads_strict(raw)
-    except JSONError as exc:
-        raise DocumentError(
-            "invalid_json", "The body is not valid JSON.", [{"path": "$", "message": str(exc)}]
-        ) from None
+        return read_document(raw, max_depth=settings.UPLOAD_MAX_DEPTH)
+    except ReadError as exc:
+        raise DocumentError.unreadable(exc) from None
 
 
 def check_document(doc: Any) -> tuple[Rules, datetime | None]:
     """Everything checked before a document is stored: the schema, the ruleset, the seating.
 
-    :raises DocumentError: with every problem found and its JSON path.
+    :raises DocumentError: with the problems found (the schema's first few) and their paths.
     """
-    issues = validate_document(doc)
+    issues = validate_document(doc, limit=MAX_ISSUES + 1)
     if issues:
-        raise DocumentError(
-            "invalid_document",
-            f"The document does not follow the log format ({len(issues)} errors).",
-            [{"path": issue.path, "message": issue.message} for issue in issues],
-        )
+        raise DocumentError.off_format(issues)
     errors: list[dict[str, str]] = []
     rules = Rules.preset("chengdu")
     try:
@@ -148,7 +143,9 @@ def check_document(doc: Any) -> tuple[Rules, datetime | None]:
             errors.append({"path": "$.played_at", "message": "not an ISO 8601 date and time"})
     if errors:
         raise DocumentError(
-            "invalid_document", f"The document cannot be accepted ({len(errors)} errors).", errors
+            "invalid_document",
+            f"The document cannot be accepted ({counted(len(errors), 'problem')}).",
+            errors,
         )
     return rules, played_at
 

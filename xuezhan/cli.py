@@ -1,7 +1,8 @@
 """The command line: ``xuezhan verify|score|waits ...``.
 
-Exit codes of ``verify``: 0 legal, 1 violations found, 2 unreadable input (not JSON, or
-a file that cannot be read). Bad arguments exit 2 with a message that names them.
+Exit codes of ``verify``: 0 legal, 1 violations found, 2 unreadable input (a file that
+cannot be read, or text the strict reader of :mod:`xuezhan.reader` refuses). Bad
+arguments exit 2 with a message that names them.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from typing import Any
 from xuezhan.errors import InvalidTileError, LogFormatError, XuezhanError
 from xuezhan.fan import WinContext, check_tile_count, score_win, ting_value
 from xuezhan.hand import Meld, MeldKind, waits
-from xuezhan.replay import Report, load_document, verify_document
+from xuezhan.reader import read_document
+from xuezhan.replay import Report, verify_document
 from xuezhan.rules import KONG_KINDS, Rules
 from xuezhan.tiles import SUIT_LETTERS, Tile, counts_of, format_tiles, parse_tiles
 
@@ -80,7 +82,7 @@ def read_input(path: str) -> bytes:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    report = verify_document(load_document(read_input(args.file)))
+    report = verify_document(read_document(read_input(args.file)))
     print(format_report(report) if args.text else json.dumps(report.to_dict(),
                                                               ensure_ascii=False, indent=2))
     return 0 if report.legal else 1

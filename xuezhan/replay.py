@@ -12,7 +12,6 @@ settles what happened. It never raises on a bad document: problems are results.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -22,6 +21,7 @@ from typing import Any
 from xuezhan import __version__
 from xuezhan.actions import action_from_json
 from xuezhan.errors import LogFormatError, XuezhanError
+from xuezhan.reader import read_document
 from xuezhan.rules import Rules
 from xuezhan.schema import SchemaIssue, validate_document
 from xuezhan.settlement import Payment, RoundRecord, Settlement, WinEvent, settle
@@ -106,18 +106,18 @@ class Report:
 
 
 def load_document(text: str | bytes) -> Any:
-    """Parse JSON text. :raises LogFormatError: when it is not JSON."""
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise LogFormatError(f"not valid JSON: {exc}") from None
+    """Read a document with the strict reader (:func:`xuezhan.reader.read_document`).
+
+    :raises xuezhan.reader.ReadError: when it is not strict JSON, naming where and why.
+    """
+    return read_document(text)
 
 
 def verify_document(doc: object) -> Report:
     """Check a parsed document and settle every round; never raises on bad input."""
     try:
-        issues = validate_document(doc) or _float_issues(doc)
-    except RecursionError:  # nesting json.loads accepts can still exhaust the validator
+        issues = validate_document(doc)
+    except RecursionError:  # an object built by hand can nest past the validators' reach
         issues = _deep_issues(doc)
     if issues:
         report = Report(rules=None)
@@ -145,25 +145,6 @@ def verify_document(doc: object) -> Report:
         report.rounds.append(round_report)
         expected_dealer = round_report.settlement.next_dealer
     return report
-
-
-def _float_issues(doc: Any) -> list[SchemaIssue]:
-    """Whole numbers written as floats (``1.0``): JSON Schema counts them as integers,
-    but a seat, die or base must be an ``int`` before the engine indexes with it."""
-    found = []
-    if type(doc.get("base")) is float:
-        found.append(SchemaIssue("$.base", f"{doc['base']!r} is not of type 'integer'"))
-    for r, round_doc in enumerate(doc["rounds"]):
-        numbers = [("dealer", round_doc["dealer"])]
-        numbers += [(f"dice[{k}]", v) for k, v in enumerate(round_doc.get("dice", ()))]
-        for i, event in enumerate(round_doc["events"]):
-            if (type(event.get("actor")) is float or type(event.get("target")) is float
-                    or type(event.get("die")) is float):
-                numbers += [(f"events[{i}].{key}", event[key]) for key in
-                            ("actor", "target", "die") if type(event.get(key)) is float]
-        found += [SchemaIssue(f"$.rounds[{r}].{path}", f"{value!r} is not of type 'integer'")
-                  for path, value in numbers if type(value) is float]
-    return found
 
 
 def _deep_issues(doc: object) -> list[SchemaIssue]:

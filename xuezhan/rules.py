@@ -16,12 +16,12 @@ value raises :class:`~xuezhan.errors.RulesError` naming it.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from xuezhan.errors import RulesError
+from xuezhan.reader import ReadError, read_json
 
 Direction = Literal["from_next", "from_prev", "opposite"]
 DIRECTIONS: tuple[str, ...] = ("from_next", "from_prev", "opposite")
@@ -158,9 +158,9 @@ class Rules:
             return obj
         if isinstance(obj, str) and obj.lstrip().startswith("{"):
             try:
-                obj = json.loads(obj)
-            except ValueError as exc:
-                raise RulesError("ruleset", f"not valid JSON ({exc})") from None
+                obj = read_json(obj)
+            except ReadError as exc:
+                raise RulesError("ruleset", f"not readable JSON ({exc})") from None
         if isinstance(obj, str):
             return cls.preset(obj)
         if not isinstance(obj, Mapping):

@@ -250,7 +250,8 @@ class Table:
         totals = list(self.seen)
         if self.wall is not None:
             if len(self.wall) != LIVE_WALL:
-                problems.append(Problem("bad_wall", f"the wall has {len(self.wall)} tiles, "
+                tiles = "tile" if len(self.wall) == 1 else "tiles"
+                problems.append(Problem("bad_wall", f"the wall has {len(self.wall)} {tiles}, "
                                         f"not {LIVE_WALL}"))
             for t in self.wall:
                 totals[t] += 1

@@ -32,7 +32,7 @@ def test_reverify_enqueue_hands_the_work_to_the_queue(club: Any, upload: Any) ->
     upload(make_document(1))
     out = StringIO()
     call_command("reverify", "--all", "--enqueue", stdout=out, stderr=StringIO())
-    assert "1 matches: 1 queued" in out.getvalue()
+    assert "1 match: 1 queued" in out.getvalue()
 
 
 def test_reverify_an_unknown_club_fails() -> None:

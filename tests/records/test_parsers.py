@@ -1,53 +1,39 @@
+"""The API's JSON parser is the engine's strict reader; a refusal is DRF's 400 naming the path."""
+
 from __future__ import annotations
 
+import io
+
 import pytest
+from rest_framework.exceptions import ParseError
 
-from records.parsers import JSONError, loads_strict, nesting_depth
-
-
-@pytest.mark.parametrize(
-    ("raw", "depth"),
-    [
-        (b"1", 0),
-        (b"[]", 1),
-        (b'{"a": [[1], "]]]"]}', 3),
-        (b'["\\"[[[["]', 1),
-        (b"[" * 50 + b"]" * 50, 50),
-    ],
-)
-def test_nesting_depth_ignores_brackets_in_strings(raw: bytes, depth: int) -> None:
-    assert nesting_depth(raw) == depth
+from records.parsers import StrictJSONParser
 
 
-def test_it_parses_plain_json() -> None:
-    assert loads_strict(b'{"a": [1, 2.5, "x", null, true]}') == {"a": [1, 2.5, "x", None, True]}
+def parse(raw: bytes) -> object:
+    return StrictJSONParser().parse(io.BytesIO(raw))
+
+
+def test_the_parser_reads_plain_json() -> None:
+    assert parse(b'{"a": [1, 2.5, "x", null, true]}') == {"a": [1, 2.5, "x", None, True]}
 
 
 @pytest.mark.parametrize(
     ("raw", "message"),
     [
-        (b'{"a": 1, "a": 2}', "duplicate key 'a'"),
-        (b'{"x": NaN}', "NaN is not valid JSON"),
-        (b'{"x": -Infinity}', "-Infinity is not valid JSON"),
-        (b"[" * 2000 + b"]" * 2000, "nested 2000 levels deep"),
-        (b'{"events": [', "Expecting value"),
-        (b"\xff\xfe", "not UTF-8"),
-        (b"", "Expecting value"),
-        (b'{"x": 1e400}', "number 1e400 is too large"),
-        (b'{"x": ["a\\u0000b"]}', "may not contain"),
-        (b'{"x\\u0000": 1}', "may not contain"),
-        (b'{"x": "\\ud800"}', "unpaired surrogates"),
+        (b'{"a": {"b": 1, "b": 2}}', 'at $.a.b: the key "b" appears twice'),
+        (b'{"x": [NaN]}', "at $.x[0]: NaN is not a JSON number"),
+        (b"[" * 2000 + b"]" * 2000, "at $: arrays and objects are nested more than 32"),
+        (b'{"x": ' + b"7" * 5000 + b"}", "at $.x: an integer of 5000 digits"),
     ],
 )
-def test_it_refuses(raw: bytes, message: str) -> None:
-    with pytest.raises(JSONError, match=message):
-        loads_strict(raw, max_depth=32)
+def test_a_refusal_of_the_reader_is_a_parse_error_naming_the_path(raw: bytes, message: str) -> None:
+    with pytest.raises(ParseError, match=message.replace("[", r"\[").replace("$", r"\$")):
+        parse(raw)
 
 
-def test_it_refuses_duplicates_deep_inside() -> None:
-    with pytest.raises(JSONError, match="duplicate key 'tile'"):
-        loads_strict(b'{"rounds": [{"events": [{"tile": "1m", "tile": "2m"}]}]}', max_depth=32)
-
-
-def test_paired_surrogates_are_fine() -> None:
-    assert loads_strict(b'"\\ud83c\\udc00"', max_depth=32) == "\U0001f000"
+def test_the_parser_takes_the_depth_limit_from_the_settings(settings: object) -> None:
+    settings.UPLOAD_MAX_DEPTH = 2  # type: ignore[attr-defined]
+    assert parse(b"[[1]]") == [[1]]
+    with pytest.raises(ParseError, match="nested more than 2 levels"):
+        parse(b"[[[1]]]")

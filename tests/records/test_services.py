@@ -101,7 +101,13 @@ def test_json_that_is_not_strict_is_refused(club: Any) -> None:
     with pytest.raises(DocumentError) as exc:
         services.upload_match(club=club, raw=b'{"format": 1, "format": 2}', uploaded_by=None)
     assert exc.value.kind == "invalid_json"
-    assert exc.value.errors == [{"path": "$", "message": "duplicate key 'format'"}]
+    assert exc.value.errors == [
+        {
+            "path": "$.format",
+            "message": 'the key "format" appears twice in one object',
+            "code": "duplicate_key",
+        }
+    ]
 
 
 def test_an_oversized_body_is_refused(club: Any, settings: Any) -> None:

@@ -3,7 +3,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from xuezhan.schema import canonical_bytes, log_schema, validate_document
+from xuezhan.schema import (
+    MAX_ISSUES,
+    SchemaIssue,
+    canonical_bytes,
+    log_schema,
+    validate_document,
+)
 
 MINIMAL: dict[str, Any] = {
     "format": "xuezhan-log", "version": 1, "players": ["a", "b", "c", "d"],
@@ -74,3 +80,72 @@ def test_a_tile_with_a_trailing_newline_is_not_a_tile() -> None:
     doc["rounds"][0]["events"][0]["tile"] = "9s\n"
     doc["rounds"][0]["hands"][1][0] = "2m\n"
     assert paths(doc) == ["$.rounds[0].events[0].tile", "$.rounds[0].hands[1][0]"]
+
+
+def test_an_over_long_rounds_array_is_refused_before_its_rounds_are_looked_at() -> None:
+    doc = copy.deepcopy(MINIMAL)
+    doc["rounds"] = [None] * 65  # items the full walk would report one by one
+    assert validate_document(doc) == [
+        SchemaIssue("$.rounds", "65 rounds; the format allows at most 64 in one document")]
+
+
+def test_an_over_long_events_array_is_refused_before_its_events_are_looked_at() -> None:
+    doc = copy.deepcopy(MINIMAL)
+    doc["rounds"][0]["events"] = ["not an event"] * 401
+    doc["players"] = "not even checked"
+    assert paths(doc) == ["$.rounds[0].events"]
+    assert validate_document(doc)[0].message.startswith("401 events; the format allows")
+
+
+def test_at_most_the_limit_of_problems_is_reported_the_first_in_document_order() -> None:
+    doc = copy.deepcopy(MINIMAL)
+    doc["rounds"] = [copy.deepcopy(doc["rounds"][0]) for _ in range(12)]
+    for round_doc in doc["rounds"]:
+        round_doc["events"] = [{"type": "discard", "actor": 0, "tile": "0z"}] * 3
+    assert len(validate_document(doc)) == MAX_ISSUES
+    assert paths(doc)[:4] == ["$.rounds[0].events[0].tile", "$.rounds[0].events[1].tile",
+                              "$.rounds[0].events[2].tile", "$.rounds[1].events[0].tile"]
+    assert paths(doc)[-1] == "$.rounds[6].events[1].tile"
+    assert len(validate_document(doc, limit=2)) == 2
+
+
+def test_paths_are_ordered_as_the_document_not_as_strings() -> None:
+    doc = copy.deepcopy(MINIMAL)
+    doc["rounds"] = [copy.deepcopy(doc["rounds"][0]) for _ in range(11)]
+    doc["rounds"][10]["dealer"] = 9
+    doc["rounds"][2]["dealer"] = 9
+    assert paths(doc) == ["$.rounds[2].dealer", "$.rounds[10].dealer"]
+
+
+def test_whole_floats_in_integer_fields_are_problems_after_the_structure_is_sound() -> None:
+    doc = copy.deepcopy(MINIMAL)
+    doc["base"] = 2.0
+    doc["rounds"][0]["events"][0]["actor"] = 0.0
+    doc["rounds"][0]["result"] = {"payments": [[1, 0.0, 2, "x"], {"payer": 1, "payee": 0,
+                                                                  "amount": 2.0}]}
+    assert paths(doc) == ["$.base", "$.rounds[0].events[0].actor",
+                          "$.rounds[0].result.payments[0][1]",
+                          "$.rounds[0].result.payments[1].amount"]
+    assert validate_document(doc)[0].message == (
+        "2.0 is written as a float; this field takes an integer (2)")
+
+
+def test_a_float_outside_the_integer_fields_is_no_problem() -> None:
+    doc = {**copy.deepcopy(MINIMAL), "note": 1.0}
+    assert validate_document(doc) == []
+
+
+def test_a_long_value_of_the_wrong_type_is_described_not_printed() -> None:
+    doc = copy.deepcopy(MINIMAL)
+    doc["players"] = {f"p{i}": i for i in range(100)}
+    [issue] = validate_document(doc)
+    assert issue == SchemaIssue("$.players", "an object is not of type 'array'")
+
+
+def test_tuples_in_a_document_built_by_hand_are_validated_like_lists() -> None:
+    doc = copy.deepcopy(MINIMAL)
+    doc["rounds"][0]["events"] = ({"type": "discard", "actor": 0.0, "tile": "9s"},)
+    doc["rounds"] = tuple(doc["rounds"])
+    assert paths(doc) == ["$.rounds[0].events[0].actor"]
+    doc["rounds"][0]["events"] = ({"type": "discard", "actor": 0, "tile": "0z"},)
+    assert paths(doc) == ["$.rounds[0].events[0].tile"]

@@ -47,4 +47,4 @@ class Command(BaseCommand):
                 status = str(services.reverify_match(match_id=match_id).status)
             counts[status] = counts.get(status, 0) + 1
         summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "nothing"
-        self.stdout.write(f"{len(ids)} matches: {summary}")
+        self.stdout.write(f"{len(ids)} {'match' if len(ids) == 1 else 'matches'}: {summary}")
