@@ -249,3 +249,35 @@ def test_date_filters_partition_the_rounds(club: Any, verified: Any) -> None:
         whole = stats_of(club, handle, start=a, end=c)["stats"]
         for key in ("rounds", "net", "wins", "deal_ins", "active_turns", "dealer_rounds"):
             assert first[key] + second[key] == whole[key], key
+
+
+def test_load_simulated_loads_about_the_rounds_asked_for_over_the_weeks() -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from analysis.models import SeatResult
+    from records.models import Club, Player
+
+    out = StringIO()
+    call_command(
+        "load_simulated",
+        "--rounds",
+        "6",
+        "--players",
+        "5",
+        "--rounds-per-match",
+        "2",
+        "--distinct",
+        "2",
+        "--weeks",
+        "3",
+        stdout=out,
+        stderr=StringIO(),
+    )
+    club = Club.objects.get(name="Simulated club")
+    assert "3 matches (3 verified)" in out.getvalue()
+    assert SeatResult.objects.filter(club=club).count() == 6 * 4
+    assert Player.objects.filter(club=club).count() <= 5
+    days = set(SeatResult.objects.filter(club=club).values_list("played_at", flat=True))
+    assert len(days) == 3
