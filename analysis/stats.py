@@ -135,8 +135,12 @@ AGGREGATES: dict[str, Any] = {
 
 
 def aggregate(rows: QuerySet[SeatResult]) -> dict[str, Any]:
-    """The sums of :data:`AGGREGATES` over ``rows`` (aliased: the names are also columns)."""
-    sums = rows.aggregate(**{f"a_{k}": v for k, v in AGGREGATES.items()})
+    """The sums of :data:`AGGREGATES` over one player's ``rows`` (grouped by the player:
+    Django compiles that faster than ``.aggregate()``; aliased, as the names are columns)."""
+    found = list(rows.values("player_id").annotate(**{f"a_{k}": v for k, v in AGGREGATES.items()}))
+    if not found:
+        return dict.fromkeys(AGGREGATES, 0)
+    sums: dict[str, Any] = dict(found[0])
     return {k: sums[f"a_{k}"] for k in AGGREGATES}
 
 
