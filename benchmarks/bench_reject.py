@@ -1,6 +1,6 @@
 """Benchmark rejecting a bad document against verifying a good one of the same size.
 
-A simulated match (``xuezhan.simulate.simulate_match``, not timed) is verified as it is,
+A simulated match (``xuezhan.sim.simulate.simulate_match``, not timed) is verified as it is,
 and again with faults, each timed best of ``--repeat``:
 
 - ``one bad tile``: one event's tile written ``0z``, in the last round;
@@ -37,7 +37,7 @@ import jsonschema
 from xuezhan.reader import ReadError, read_document
 from xuezhan.replay import verify_document
 from xuezhan.schema import log_schema, validate_document
-from xuezhan.simulate import simulate_match
+from xuezhan.sim.simulate import simulate_match
 
 GOAL = 3.0  # rejecting a bad document costs at most this many times verifying a good one
 

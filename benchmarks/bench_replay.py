@@ -39,7 +39,7 @@ from xuezhan.replay import play_round, verify_document
 from xuezhan.rules import Rules
 from xuezhan.schema import validate_document
 from xuezhan.settlement import settle
-from xuezhan.simulate import simulate_matches
+from xuezhan.sim.simulate import simulate_matches
 
 GOAL = 3000.0  # rounds per second, chengdu, one core
 ROUNDS_PER_MATCH = 10

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from xuezhan.errors import LogFormatError
+from xuezhan.hand import KongKind
 from xuezhan.tiles import SUIT_LETTERS, TILES, Tile, parse_tiles
 
-GANG_KINDS = ("ming", "jia", "an")
 _TILE_NAMED = {str(t): t for t in TILES}
 
 
@@ -66,13 +66,18 @@ class Peng:
 
 @dataclass(slots=True, unsafe_hash=True)
 class Gang:
-    """杠: ``ming`` direct on ``target``'s discard, ``jia`` added to a peng, ``an`` concealed."""
+    """杠: a direct kong on ``target``'s discard, an added kong on one's peng, or a
+    concealed kong. ``kind`` is a :class:`~xuezhan.hand.KongKind`; either spelling is
+    accepted (``Gang(0, "ming", t, 1).kind is KongKind.DIRECT``)."""
 
     type: ClassVar[str] = "gang"
     actor: int
-    kind: str
+    kind: KongKind
     tile: Tile
     target: int | None = None
+
+    def __post_init__(self) -> None:
+        self.kind = KongKind.parse(self.kind)
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -83,6 +88,19 @@ class Hu:
     actor: int
     tile: Tile
     target: int | None = None
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Pass:
+    """Letting a discard (or a robbable kong) go: a decision, not an event of the log.
+
+    :meth:`~xuezhan.table.Table.legal_actions` offers it where it matters — to a seat
+    that could claim or win and is not bound to win; playing it changes nothing, the
+    pass is registered when the next event closes the window.
+    """
+
+    type: ClassVar[str] = "pass"
+    actor: int
 
 
 Action = Exchange | DingQue | Draw | Discard | Peng | Gang | Hu
@@ -131,7 +149,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
         return {"type": "dingque", "suits": [SUIT_LETTERS[s] for s in action.suits]}
     out = {"type": action.type, "actor": action.actor}
     if isinstance(action, Gang):
-        out["kind"] = action.kind
+        out["kind"] = action.kind.log
     if isinstance(action, Peng | Gang | Hu) and action.target is not None:
         out["target"] = action.target
     out["tile"] = str(action.tile)

@@ -8,26 +8,27 @@ arguments exit 2 with a message that names them.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from xuezhan.errors import InvalidTileError, LogFormatError, XuezhanError
+from xuezhan.errors import InvalidTileError, XuezhanError
 from xuezhan.fan import WinContext, check_tile_count, score_win, ting_value
+from xuezhan.files import read_input
 from xuezhan.hand import Meld, MeldKind, waits
 from xuezhan.reader import read_document
 from xuezhan.replay import Report, verify_document
 from xuezhan.rules import KONG_KINDS, Rules
+from xuezhan.sim import corrupt as corrupt_tool
+from xuezhan.sim import simulate as simulate_tool
 from xuezhan.tiles import SUIT_LETTERS, Tile, counts_of, format_tiles, parse_tiles
 
 _MELD_KINDS = {"peng": MeldKind.PENG, "ming": MeldKind.MING, "jia": MeldKind.JIA,
                "an": MeldKind.AN}
 
-#: sub-commands: name -> (add its arguments, run it); other modules may register more
-COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
-                          Callable[[argparse.Namespace], int]]] = {}
+#: a sub-command: (add its arguments, run it)
+Command = tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -43,20 +44,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
-def _commands() -> dict[str, tuple[Callable[[argparse.ArgumentParser], None],
-                                   Callable[[argparse.Namespace], int]]]:
-    commands: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
-                              Callable[[argparse.Namespace], int]]] = {
-        "verify": (_verify_args, _verify), "score": (_score_args, _score),
-        "waits": (_waits_args, _waits)}
-    for name in ("simulate", "corrupt"):  # tools built on the engine add their commands
-        try:
-            module = importlib.import_module(f"xuezhan.{name}")
-        except ImportError:
-            continue
-        commands.update(getattr(module, "CLI_COMMANDS", {}))
-    commands.update(COMMANDS)
-    return commands
+def _commands() -> dict[str, Command]:
+    return {"verify": (_verify_args, _verify), "score": (_score_args, _score),
+            "waits": (_waits_args, _waits), **simulate_tool.CLI_COMMANDS,
+            **corrupt_tool.CLI_COMMANDS}
 
 
 # -- verify --------------------------------------------------------------------------
@@ -65,20 +56,6 @@ def _verify_args(p: argparse.ArgumentParser) -> None:
     p.description = "Replay and verify a round log; print the report as JSON."
     p.add_argument("file", help="a FORMAT.md v1 document, or - for standard input")
     p.add_argument("--text", action="store_true", help="print a readable table instead")
-
-
-def read_input(path: str) -> bytes:
-    """The bytes of a file, or of standard input for ``-``.
-
-    :raises LogFormatError: when it cannot be read (the command then exits 2).
-    """
-    if path == "-":
-        return sys.stdin.buffer.read()
-    try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except OSError as exc:
-        raise LogFormatError(f"cannot read {path}: {exc.strerror}") from None
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -182,17 +159,32 @@ def _waits_args(p: argparse.ArgumentParser) -> None:
 
 
 def _waits(args: argparse.Namespace) -> int:
+    """``waits`` lists the waits that count (a win on them is allowed: its full fan reaches
+    min_fan); ``waits_below_min_fan`` the shape waits whose win would score too little,
+    and ``waits_not_live`` those dropped by ``ting_check_waits: live``. ``ready`` is true
+    when some wait counts (RULES.md §3, §7 min_fan)."""
     counts, melds, void, rules = _common(args, winning=False)
     value = ting_value(counts, melds, void, rules)
-    shape = waits(counts, void)
-    scored = {int(t): s for t, s in value[1]} if value else {}
+    scored = dict(value[1]) if value else {}
+    below, dead = [], []
+    for t in waits(counts, void):
+        if t in scored:
+            continue
+        grown = list(counts)
+        grown[t] += 1
+        score = score_win(grown, melds, t, void, rules, WinContext(situational=False))
+        if score.reason == "below_min_fan":
+            below.append({"tile": str(t), "fan": score.fan})
+        else:
+            dead.append(str(t))
     _print({
         "hand": format_tiles(parse_tiles(args.hand)),
         "ready": value is not None,
         "value": value[0] if value else None,
-        "waits": [{"tile": str(t), "fan": scored[t].fan if t in scored else None,
-                   "points": scored[t].points if t in scored else None,
-                   "pattern": scored[t].pattern if t in scored else None} for t in shape],
+        "waits": [{"tile": str(t), "fan": s.fan, "points": s.points, "pattern": s.pattern}
+                  for t, s in scored.items()],
+        "waits_below_min_fan": below,
+        "waits_not_live": dead,
     })
     return 0
 

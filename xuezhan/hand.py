@@ -39,6 +39,56 @@ class MeldKind(StrEnum):
     """暗杠: a concealed kong of four drawn tiles."""
 
 
+class KongKind(StrEnum):
+    """The three kongs: the engine's one vocabulary for them.
+
+    The value is the spelling of the settlement, the ruleset (``kong_payments``,
+    ``kong_fan``) and the report's reason codes (``kong_direct``...); :attr:`log` is the
+    log's ``gang`` kind (docs/format.md) and :attr:`meld` the meld it makes. This is the
+    single mapping between the spellings:
+
+    =========  =========  ==========
+    value      log        meld
+    =========  =========  ==========
+    direct     ming       MING 直杠
+    added      jia        JIA 补杠
+    concealed  an         AN 暗杠
+    =========  =========  ==========
+
+    >>> KongKind.parse("ming") is KongKind.DIRECT, KongKind.ADDED.log, str(KongKind.CONCEALED)
+    (True, 'jia', 'concealed')
+    """
+
+    DIRECT = "direct"
+    """直杠 (明杠, 刮风): a kong on another's discard, holding three."""
+    ADDED = "added"
+    """补杠 (续杠, 刮风): the fourth tile added to one's own peng."""
+    CONCEALED = "concealed"
+    """暗杠 (下雨): four drawn tiles declared together."""
+
+    @property
+    def log(self) -> str:
+        """The log's spelling (``ming``, ``jia``, ``an``)."""
+        return _KONG_LOG[self]
+
+    @property
+    def meld(self) -> MeldKind:
+        return MeldKind(_KONG_LOG[self])
+
+    @classmethod
+    def parse(cls, text: str) -> KongKind:
+        """Either spelling; :raises ValueError: for anything else."""
+        found = _KONG_BY_NAME.get(text)
+        if found is None:
+            raise ValueError(f"unknown kong kind {text!r} (ming, jia, an)")
+        return found
+
+
+_KONG_LOG = {KongKind.DIRECT: "ming", KongKind.ADDED: "jia", KongKind.CONCEALED: "an"}
+_KONG_BY_NAME: dict[str, KongKind] = {**{v: k for k, v in _KONG_LOG.items()},
+                                      **{k.value: k for k in KongKind}}
+
+
 @dataclass(frozen=True, slots=True)
 class Meld:
     """A declared pung or kong: always a set of one tile kind, never a chow (no 吃)."""
@@ -73,8 +123,6 @@ _ALL_FEATURES = 3
 #: one C call splits 27 counts (as bytes) into the three suits' 9-byte keys
 _split = struct.Struct("9s9s9s").unpack
 _EMPTY = bytes(9)
-#: bit 0 of every byte of 27 counts read as one little-endian integer: the odd counts
-_ODD27 = int.from_bytes(bytes([1] * 27), "little")
 
 _BUILD_LOCK = threading.Lock()
 #: 9-byte suit key -> 0 (complete as sets) or 1 (complete as sets and the pair)
@@ -316,6 +364,11 @@ class SuitKeys:
 
     def remove(self, tile: int, n: int = 1) -> None:
         self.add(tile, -n)
+
+    def copy(self) -> SuitKeys:
+        new = SuitKeys.__new__(SuitKeys)
+        new.keys = list(self.keys)
+        return new
 
     def is_winning(self, void: int | None = None) -> bool:
         k = self.keys

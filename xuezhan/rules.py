@@ -18,14 +18,15 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from xuezhan.errors import RulesError
+from xuezhan.hand import KongKind
 from xuezhan.reader import ReadError, read_json
 
-Direction = Literal["from_next", "from_prev", "opposite"]
 DIRECTIONS: tuple[str, ...] = ("from_next", "from_prev", "opposite")
-KONG_KINDS: tuple[str, ...] = ("direct", "added", "concealed")
+#: the keys of kong_payments and kong_fan: the values of KongKind
+KONG_KINDS: tuple[str, ...] = tuple(kind.value for kind in KongKind)
 
 #: every pattern of RULES.md §4 with its identifier; the value is the 中文 name
 PATTERN_NAMES: dict[str, str] = {
@@ -88,7 +89,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 _EXCHANGE_NAMES = ("off", "dice", "parity", *DIRECTIONS)
 _BOOLS = ("void_first", "no_claim_void", "pig_pays_ting_check", "price_difference",
-          "tax_refund", "heaven_earth")
+          "tax_refund", "heaven_earth", "kong_after_peng")
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,9 @@ class Rules:
     min_fan: int = 0
     jin_gou_diao: str = "melded_four"
     kong_draw: str = "front"
+    #: after a peng, may the claimer declare a concealed or added kong before discarding?
+    #: (RULES.md §2.5; false: only a discard is legal, code ``kong_after_peng``)
+    kong_after_peng: bool = False
     #: choice (RULES.md §4): in 龙七对 the four-of-a-kind that makes the dragon is not a 根 again
     dragon_root: str = "exclude_one"
     patterns: dict[str, int | None] = field(default_factory=lambda: dict(_CHENGDU_PATTERNS))

@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
-from xuezhan.actions import Action, DingQue, Discard, Draw, Exchange, Gang, Hu, Peng
+from xuezhan.actions import Action, DingQue, Discard, Draw, Exchange, Gang, Hu, Pass, Peng
 from xuezhan.errors import IllegalActionError
 from xuezhan.fan import Score, WinContext, best_wait, score_win, ting_value
-from xuezhan.hand import Meld, MeldKind, SuitKeys, holds_suits
+from xuezhan.hand import KongKind, Meld, MeldKind, SuitKeys, holds_suits
 from xuezhan.rules import Rules
 from xuezhan.settlement import DrawCheck, KongEvent, RoundRecord, WinEvent
 from xuezhan.tiles import COPIES, NUM_KINDS, TILES, Tile, counts_of, format_tiles
@@ -56,6 +57,8 @@ CODES: dict[str, str] = {
     "kong_out_of_turn": "a concealed or added kong when it is not the player's turn",
     "kong_with_empty_wall": "a kong when the wall is empty",
     "kong_without_peng": "an added kong without the matching peng",
+    "kong_after_peng": "a concealed or added kong straight after a peng, before its "
+                       "discard, in a ruleset without kong_after_peng",
     "win_out_of_turn": "a win on a tile that cannot be won now",
     "win_wrong_tile": "a win that names a different tile from the one drawn or discarded",
     "win_not_winning_hand": "a win with a hand that is not a winning hand",
@@ -65,7 +68,39 @@ CODES: dict[str, str] = {
     "last_four_not_won": "a winning tile in the last four not won (last_four)",
 }
 
-DISCARD, DRAW, REPLACEMENT, CLAIM, ROB = "discard", "draw", "replacement", "claim", "rob"
+
+
+class Stage(StrEnum):
+    """The part of the round the table is in (the values are plain strings)."""
+
+    EXCHANGE = "exchange"
+    """换三张: waiting for the one exchange event of all four seats."""
+    DINGQUE = "dingque"
+    """定缺: waiting for the one void declaration of all four seats."""
+    PLAY = "play"
+    OVER = "over"
+    """Three players have won, or the wall ran out."""
+
+
+class Expect(StrEnum):
+    """What the table waits for during play, from :attr:`Table.current` or the others."""
+
+    DRAW = "draw"
+    """``current`` draws the wall's next tile."""
+    REPLACEMENT = "replacement"
+    """``current`` draws the replacement tile of its kong."""
+    DISCARD = "discard"
+    """``current`` wins, kongs or discards (its own turn)."""
+    CLAIM = "claim"
+    """The others may win on, peng or kong the last discard; any other event closes it."""
+    ROB = "rob"
+    """The others may rob ``current``'s added kong; any other event lets the kong stand."""
+
+
+DISCARD, DRAW, REPLACEMENT, CLAIM, ROB = (Expect.DISCARD, Expect.DRAW, Expect.REPLACEMENT,
+                                          Expect.CLAIM, Expect.ROB)
+#: how many seats on (in turn order) each seat's exchange tiles come from, by direction
+SOURCE_STEP: dict[str, int] = {"from_next": 1, "opposite": 2, "from_prev": 3}
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,11 +116,16 @@ class Table:
     """The state of one round of 血战到底.
 
     >>> from xuezhan.tiles import parse_tiles
-    >>> hands = [parse_tiles("11122233344455m")] + [parse_tiles("1112223334445p")] * 3
+    >>> hands = [parse_tiles(h) for h in ("11122233344455m", "1234567p123s999p",
+    ...                                   "2345678p456789s", "112233p667788s9s")]
     >>> t = Table(Rules.from_json({"exchange": "off"}), dealer=0, hands=hands)
-    >>> t.play(DingQue((2, 2, 2, 2)))
+    >>> t.play(DingQue((2, 0, 0, 0)))
     []
-    >>> t.play(Hu(0, Tile.parse("5m")))[0].code
+    >>> t.play(Hu(0, Tile.parse("5m"))), t.scores[0].pattern
+    ([], 'tian_hu')
+    >>> t.play(Discard(1, Tile.parse("9p")))[0].code  # seat 0 won: seat 1 draws first
+    'discard_out_of_turn'
+    >>> Table(Rules(), 0, [hands[0]] * 4).deal_problems[-1].code
     'fifth_copy'
     """
 
@@ -110,7 +150,7 @@ class Table:
         self.wall_left = LIVE_WALL
         self.seen = ([sum(kind) for kind in zip(*self.hands, strict=True)] if hands
                      else [0] * NUM_KINDS)
-        self.stage = "exchange" if rules.exchange != "off" else "dingque"
+        self.stage = Stage.EXCHANGE if rules.exchange != "off" else Stage.DINGQUE
         self.expect = DISCARD
         self.current = dealer
         self.last_draw: Tile | None = None
@@ -119,6 +159,8 @@ class Table:
         self.pending_kong: tuple[int, Tile, int] | None = None
         self.replacement_of: KongEvent | None = None
         self.kong_before_discard: KongEvent | None = None
+        #: the seat that has just claimed a peng and not yet discarded
+        self.after_peng: int | None = None
         self.passed: list[int | None] = [None] * 4
         self.draws = [0] * 4
         self.claimed_or_won = False
@@ -130,37 +172,43 @@ class Table:
         self._claim_group = -1
         self._claim_round: frozenset[int] = frozenset()
         self._waits: list[frozenset[Tile] | None] = [None] * 4
-        self._handlers: dict[type, Any] = {Draw: self._draw, Discard: self._discard,
-                                           Peng: self._peng, Gang: self._gang, Hu: self._hu}
+        self._handlers = self._bind_handlers()
         self.deal_problems = self._check_deal(hands)
+
+    def _bind_handlers(self) -> dict[type, Any]:
+        return {Draw: self._draw, Discard: self._discard, Peng: self._peng, Gang: self._gang,
+                Hu: self._hu}
 
     # -- public API ------------------------------------------------------------------
 
     @property
     def over(self) -> bool:
-        return self.stage == "over"
+        return self.stage is Stage.OVER
 
-    def play(self, action: Action, index: int | None = None) -> list[Problem]:
+    def play(self, action: Action | Pass, index: int | None = None) -> list[Problem]:
         """Apply ``action`` leniently and return every rule it broke (empty when legal)."""
-        self.event_index = self.event_index + 1 if index is None else index
+        previous = self.event_index
+        self.event_index = previous + 1 if index is None else index
         problems: list[Problem] = []
         stage = self.stage
-        if stage == "over":
+        if stage is Stage.OVER:
             return [Problem("event_after_end", "the round had already ended", action.actor)]
         handler = self._handlers.get(type(action))
-        if handler is None:  # exchange or void declaration
+        if handler is None:
             if isinstance(action, Exchange):
                 self._exchange(action, problems)
             elif isinstance(action, DingQue):
                 self._dingque(action, problems)
+            else:  # a pass is no event of the log: it changes nothing, not even the index
+                self.event_index = previous
             return problems
-        if stage != "play":
+        if stage is not Stage.PLAY:
             self._enter_play(problems)
         if self.expect is CLAIM or self.expect is ROB:
             self._close_windows(action, problems)
         seat = action.actor
         assert seat is not None  # only exchange and void declarations have no actor
-        if self.stage == "over":
+        if self.stage is Stage.OVER:
             problems.append(Problem("event_after_end", "the round had already ended", seat))
         elif self.won[seat]:
             problems.append(Problem("action_by_winner", f"seat {seat} has already won", seat))
@@ -170,7 +218,7 @@ class Table:
             handler(action, problems)
         return problems
 
-    def push(self, action: Action) -> None:
+    def push(self, action: Action | Pass) -> None:
         """Apply a trusted action; raise on the first rule it breaks.
 
         :raises IllegalActionError: the table is then in an undefined state.
@@ -188,7 +236,7 @@ class Table:
         (the last-four rule) is not a fault; a last discard that ends the round is.
         """
         problems: list[Problem] = []
-        if self.stage == "play" and self.expect in (CLAIM, ROB):
+        if self.stage is Stage.PLAY and self.expect in (CLAIM, ROB):
             self._close_windows(None, problems)
         self.must_win = None
         return problems if self.over else []
@@ -214,6 +262,225 @@ class Table:
         counts = self.hands[seat] if in_hand else _plus(self.hands[seat], tile)
         return score_win(counts, self.melds[seat], tile, self.voids[seat],
                          self.rules, ctx, strict=False)
+
+    def exchange_direction(self, die: int) -> str | None:
+        """Where each seat's three tiles come from with this die and the round's dice
+        (``from_next``, ``opposite``, ``from_prev``), or None when the ruleset has no
+        exchange or needs a dice sum the round does not record."""
+        return self.rules.exchange_direction(die, sum(self.dice) if self.dice else None)
+
+    def exchange_received(self, die: int, give: Sequence[Sequence[Tile]]
+                          ) -> tuple[tuple[Tile, ...], ...] | None:
+        """What each seat receives when the seats give ``give`` with this die.
+
+        >>> from xuezhan.tiles import parse_tiles
+        >>> t = Table(Rules.preset("chengdu"), 0, [], dice=(1, 1))
+        >>> give = [parse_tiles(g) for g in ("123m", "456m", "789m", "111p")]
+        >>> [format_tiles(r) for r in t.exchange_received(1, give)]  # die 1: from 下家
+        ['456m', '789m', '111p', '123m']
+        """
+        direction = self.exchange_direction(die)
+        if direction is None:
+            return None
+        step = SOURCE_STEP[direction]
+        return tuple(tuple(give[(seat + step) % 4]) for seat in range(4))
+
+    def copy(self) -> Table:
+        """An independent copy of the state, to try an action on (the rules, the recorded
+        wall and the frozen records are shared; everything that changes is copied).
+
+        >>> from xuezhan.tiles import parse_tiles
+        >>> hands = [parse_tiles("123456789m1234p5s")] + [parse_tiles("123456789p1234s")] * 3
+        >>> t = Table(Rules.from_json({"exchange": "off"}), dealer=0, hands=hands)
+        >>> t.play(DingQue((2, 0, 0, 0)))
+        []
+        >>> trial = t.copy()
+        >>> trial.play(Discard(0, Tile.parse("5s"))), t.hands[0] == trial.hands[0]
+        ([], False)
+        """
+        new = Table.__new__(Table)
+        new.__dict__.update(self.__dict__)
+        new.hands = [list(h) for h in self.hands]
+        new.keys = [k.copy() for k in self.keys]
+        new.melds = [list(m) for m in self.melds]
+        new.discards = [list(d) for d in self.discards]
+        new.voids = list(self.voids)
+        new.won = list(self.won)
+        new.win_order = list(self.win_order)
+        new.seen = list(self.seen)
+        new.claim_winners = list(self.claim_winners)
+        new.passed = list(self.passed)
+        new.draws = list(self.draws)
+        new.record = list(self.record)
+        new.scores = dict(self.scores)
+        new.deal_problems = list(self.deal_problems)
+        new._waits = list(self._waits)
+        new._handlers = new._bind_handlers()
+        return new
+
+    # -- decisions -------------------------------------------------------------------
+
+    def legal_actions(self, seat: int) -> list[Action | Pass]:
+        """Every action ``seat`` may take now; :meth:`play` accepts each without a problem.
+
+        On its own turn: the self-drawn win, concealed and added kongs, and a discard of
+        each tile kind held (only the win when the last-four rule binds it; only void-suit
+        tiles under ``void_first``; no kong straight after a peng unless
+        ``kong_after_peng``). In an open window (a discard, or an added kong that may be
+        robbed): a win, peng or direct kong, and a :class:`~xuezhan.actions.Pass` for a seat
+        that has one of those and is not bound to win. The draw of whoever draws next
+        (the wall's next tile when the wall is recorded, else any tile not yet seen four
+        times). Empty before play (the exchange and the void declaration are events of
+        all four seats at once), after the round and for a seat that has won. Computed
+        only when asked: it costs the replay nothing.
+
+        >>> from xuezhan.tiles import parse_tiles
+        >>> hands = [parse_tiles("1112345678999m5s"), parse_tiles("55m134567p123s99p"),
+        ...          parse_tiles("2345678p456789s"), parse_tiles("112233p667788s9s")]
+        >>> t = Table(Rules.from_json({"exchange": "off"}), 0, hands)
+        >>> t.play(DingQue((2, 2, 0, 0)))
+        []
+        >>> [str(a.tile) for a in t.legal_actions(0)][:3], t.legal_actions(1)
+        (['1m', '2m', '3m'], [])
+        >>> t.play(Discard(0, Tile.parse("5m")))
+        []
+        >>> t.legal_actions(1)[:2]
+        [Peng(actor=1, target=0, tile=Tile.parse('5m')), Pass(actor=1)]
+        """
+        if self.stage is not Stage.PLAY or self.won[seat]:
+            return []
+        expect = self.expect
+        if expect is DISCARD:
+            return self._turn_actions(seat) if seat == self.current else []
+        if expect is DRAW or expect is REPLACEMENT:
+            return list(self._draws(seat, expect is REPLACEMENT)) if seat == self.current else []
+        return self._window_actions(seat)
+
+    def next_draw(self) -> tuple[int, bool] | None:
+        """Who draws when the open window closes with no claim, and whether it is a kong's
+        replacement tile; None when the round ends there instead.
+
+        After a win play passes to the next seat still in the round after the winner —
+        after several wins on one tile, after the winner furthest from the discarder in
+        turn order (RULES.md §2.6); an added kong nobody robs stands, and the konger draws.
+        """
+        if self.expect is ROB and self.pending_kong is not None and not self.claim_winners:
+            return self.pending_kong[0], True
+        if sum(self.won) >= 3 or self.wall_left == 0:
+            return None
+        origin = self.last_discard[0] if self.expect is CLAIM and self.last_discard else (
+            self.pending_kong[0] if self.pending_kong else self.current)
+        return self.next_live(self._furthest(origin, self.claim_winners)), False
+
+    def score_of(self, hu: Hu) -> Score:
+        """The score of ``hu`` now, with the context the table would give it."""
+        seat = hu.actor
+        if hu.target is None:
+            return self.win_score(seat, hu.tile, self._self_draw_ctx(seat),
+                                  in_hand=self.hands[seat][hu.tile] > 0)
+        return self.win_score(seat, hu.tile, self._window_ctx(self.expect is ROB),
+                              in_hand=False)
+
+    def _turn_actions(self, seat: int) -> list[Action | Pass]:
+        hand = self.hands[seat]
+        out: list[Action | Pass] = [Hu(seat, t) for t in self._self_draw_wins(seat)]
+        if self.must_win == seat:
+            return out
+        if self.wall_left > 0 and (self.after_peng != seat or self.rules.kong_after_peng):
+            out += [Gang(seat, KongKind.ADDED, m.tile) for m in self.melds[seat]
+                    if m.kind is MeldKind.PENG and hand[m.tile]]
+            out += [Gang(seat, KongKind.CONCEALED, TILES[k]) for k in range(NUM_KINDS)
+                    if hand[k] == COPIES]
+        kinds = [k for k in range(NUM_KINDS) if hand[k]]
+        void = self.voids[seat]
+        if self.rules.void_first and void is not None:
+            kinds = [k for k in kinds if k // 9 == void] or kinds
+        out += [Discard(seat, TILES[k]) for k in kinds]
+        return out
+
+    def _self_draw_wins(self, seat: int) -> list[Tile]:
+        if self.last_draw is not None:
+            candidates = [self.last_draw]
+        elif self._heaven(seat):
+            candidates = [TILES[k] for k in range(NUM_KINDS) if self.hands[seat][k]]
+        else:
+            return []
+        if not self.keys[seat].is_winning(self.voids[seat]):
+            return []
+        ctx = self._self_draw_ctx(seat)
+        return [t for t in candidates if self.win_score(seat, t, ctx, in_hand=True).winning]
+
+    def _draws(self, seat: int, replacement: bool) -> list[Draw]:
+        if self.wall_left <= 0:
+            return []
+        tile = self._peek_wall(replacement)
+        if tile is not None:
+            return [Draw(seat, tile)]
+        if self.wall is not None:
+            return []
+        return [Draw(seat, TILES[k]) for k in range(NUM_KINDS) if self.seen[k] < COPIES]
+
+    def _window_actions(self, seat: int) -> list[Action | Pass]:
+        rob = self.expect is ROB
+        if rob and self.pending_kong is not None:
+            origin, tile, _ = self.pending_kong
+        elif not rob and self.last_discard is not None:
+            origin, tile = self.last_discard
+        else:
+            return []
+        bound = self._bound_to_win(origin, tile, rob)
+        out: list[Action | Pass] = []
+        if seat != origin and seat not in self.claim_winners:
+            if self._may_win_on(seat, tile, rob, seat in bound):
+                out.append(Hu(seat, tile, origin))
+            if not (rob or self.claim_winners or bound or self.wall_left == 0
+                    or (self.rules.no_claim_void and tile // 9 == self.voids[seat])):
+                held = self.hands[seat][tile]
+                if held >= 2:
+                    out.append(Peng(seat, origin, tile))
+                if held >= 3:
+                    out.append(Gang(seat, KongKind.DIRECT, tile, origin))
+            if out and seat not in bound:
+                out.append(Pass(seat))
+        after = None if bound else self.next_draw()
+        if after is not None and after[0] == seat:
+            out += self._draws(seat, after[1])
+        return out
+
+    def _may_win_on(self, seat: int, tile: Tile, rob: bool, bound: bool) -> bool:
+        """A win by ``seat`` on another's ``tile`` in the open window is allowed."""
+        if tile not in self.waits_of(seat):
+            return False
+        score = self.win_score(seat, tile, self._window_ctx(rob), in_hand=False)
+        return score.winning and (bound or self._passed_allows(seat, score.fan))
+
+    def _bound_to_win(self, origin: int, tile: Tile, rob: bool) -> frozenset[int]:
+        """Seats that must win the open window's tile: the last four under must_win_all
+        (a robbable kong counts as the konger's discard, RULES.md §3)."""
+        if not (self.rules.last_four == "must_win_all" and self.last_four):
+            return frozenset()
+        ctx = self._window_ctx(rob)
+        return frozenset(
+            s for s in range(4)
+            if not self.won[s] and s != origin and s not in self.claim_winners
+            and tile in self.waits_of(s)
+            and self.win_score(s, tile, ctx, in_hand=False).winning)
+
+    def _window_ctx(self, rob: bool) -> WinContext:
+        if rob:
+            return WinContext(rob_kong=True, last_tile=self.wall_left == 0)
+        return WinContext(kong_discard=self.kong_before_discard is not None,
+                          last_tile=self.wall_left == 0)
+
+    def _passed_allows(self, seat: int, fan: int) -> bool:
+        """过手胡: may ``seat`` win a discard worth ``fan`` after the wins it passed?"""
+        passed, mode = self.passed[seat], self.rules.passed_win
+        if passed is None or mode == "off":
+            return True
+        # in the last four under must_win_all the win is compulsory: the last-four rule wins
+        # the collision with a strict 过手胡 (RULES.md §6), or no legal play would be left
+        forced = self.rules.last_four == "must_win_all" and self.last_four
+        return forced or (mode == "until_next_draw" and (fan > passed or self.wall_left < 4))
 
     def live_seats(self) -> list[int]:
         return [s for s in range(4) if not self.won[s]]
@@ -262,17 +529,16 @@ class Table:
         return problems
 
     def _exchange(self, ex: Exchange, problems: list[Problem]) -> None:
-        if self.stage != "exchange":
+        if self.stage is not Stage.EXCHANGE:
             problems.append(Problem("exchange_not_allowed", "this ruleset has no exchange"
                                     if self.rules.exchange == "off" else "the exchange is over"))
-            if self.rules.exchange != "off" or self.stage != "dingque":
+            if self.rules.exchange != "off" or self.stage is not Stage.DINGQUE:
                 return
-        dice_sum = sum(self.dice) if self.dice else None
-        direction = self.rules.exchange_direction(ex.die, dice_sum)
+        direction = self.exchange_direction(ex.die)
         if direction is None and ex.receive is None and self.rules.exchange != "off":
             problems.append(Problem("dice_missing", "the ruleset picks the exchange direction "
                                     "by the dice sum, but the round records no dice"))
-        source = {"from_next": 1, "opposite": 2, "from_prev": 3}[direction or "from_next"]
+        source = SOURCE_STEP[direction or "from_next"]
         for seat, give in enumerate(ex.give):
             if len({t // 9 for t in give}) > 1:
                 problems.append(Problem("exchange_mixed_suits", f"seat {seat} gives "
@@ -296,31 +562,31 @@ class Table:
                                         f"({direction}) it gets {_fmt(got)}", seat))
             for t in got:
                 self._give(seat, t)
-        self.stage = "dingque"
+        self.stage = Stage.DINGQUE
 
     def _dingque(self, dq: DingQue, problems: list[Problem]) -> None:
-        if self.stage == "exchange":
+        if self.stage is Stage.EXCHANGE:
             problems.append(Problem("exchange_missing", "the void suits were declared before "
                                     "the exchange"))
-        elif self.stage != "dingque":
+        elif self.stage is not Stage.DINGQUE:
             problems.append(Problem("out_of_order", "the void suits were already declared"))
             return
         self.voids = list(dq.suits)
         self._waits = [None] * 4
-        self.stage = "play"
+        self.stage = Stage.PLAY
 
     def _enter_play(self, problems: list[Problem]) -> None:
-        if self.stage == "exchange":
+        if self.stage is Stage.EXCHANGE:
             problems.append(Problem("exchange_missing", "play started without the exchange"))
-            self.stage = "dingque"
-        if self.stage == "dingque":
+            self.stage = Stage.DINGQUE
+        if self.stage is Stage.DINGQUE:
             problems.append(Problem("dingque_missing", "play started before the void suits "
                                     "were declared"))
-            self.stage = "play"
+            self.stage = Stage.PLAY
 
     # -- play ------------------------------------------------------------------------
 
-    def _check_must_win(self, action: Action, problems: list[Problem]) -> None:
+    def _check_must_win(self, action: Action | Pass, problems: list[Problem]) -> None:
         if not (isinstance(action, Hu) and action.target is None
                 and action.actor == self.must_win):
             problems.append(self._last_four_problem(self.must_win))  # type: ignore[arg-type]
@@ -347,6 +613,7 @@ class Table:
         self._give(seat, d.tile)
         self.draws[seat] += 1
         self.passed[seat] = None
+        self.after_peng = None
         self.current, self.expect, self.last_draw = seat, DISCARD, d.tile
         if not replacement:
             self.replacement_of = None
@@ -373,6 +640,7 @@ class Table:
             problems.append(Problem("void_first", f"seat {seat} discards {d.tile} while still "
                                     f"holding {'mps'[void]} tiles", seat))
         self.discards[seat].append(d.tile)
+        self.after_peng = None
         self.kong_before_discard = self.replacement_of if seat == self.current else None
         self.replacement_of = None
         self.current, self.expect = seat, CLAIM
@@ -424,17 +692,25 @@ class Table:
         self._take(p.actor, p.tile, min(hand[p.tile], 2))
         self.melds[p.actor].append(Meld(MeldKind.PENG, p.tile, p.target))
         self.current, self.expect, self.last_draw = p.actor, DISCARD, None
+        self.after_peng = p.actor
 
     def _gang(self, g: Gang, problems: list[Problem]) -> None:
         seat, tile = g.actor, g.tile
         if self.wall_left == 0:
             problems.append(Problem("kong_with_empty_wall", f"seat {seat} kongs with the wall "
                                     "empty", seat))
-        if g.kind != "ming" and (self.expect != DISCARD or seat != self.current):
+        kind = g.kind
+        if kind is not KongKind.DIRECT and (self.expect != DISCARD or seat != self.current):
             problems.append(Problem("kong_out_of_turn", f"seat {seat} declares a kong, but "
                                     f"seat {self.current} is to {self.expect}", seat))
             self.current = seat
-        if g.kind == "ming":
+        elif kind is not KongKind.DIRECT and self.after_peng == seat and \
+                not self.rules.kong_after_peng:
+            problems.append(Problem("kong_after_peng", f"seat {seat} declares a {kind} kong "
+                                    "straight after its peng; only a discard is legal "
+                                    "(kong_after_peng is off)", seat))
+        self.after_peng = None
+        if kind is KongKind.DIRECT:
             ok = g.target is not None and self._check_claim(seat, g.target, tile, "kong",
                                                             problems)
             if g.target is None:
@@ -444,11 +720,11 @@ class Table:
             if ok and g.target is not None:
                 self._take_discard(g.target, tile, problems)
             self.melds[seat].append(Meld(MeldKind.MING, tile, g.target))
-            self._record_kong("direct", seat, tile, g.target)
-        elif g.kind == "an":
+            self._record_kong(KongKind.DIRECT, seat, tile, g.target)
+        elif kind is KongKind.CONCEALED:
             self._need(seat, tile, 4, "kongs", problems)
             self.melds[seat].append(Meld(MeldKind.AN, tile))
-            self._record_kong("concealed", seat, tile, None)
+            self._record_kong(KongKind.CONCEALED, seat, tile, None)
         else:
             self._added_kong(seat, tile, problems)
             return
@@ -478,7 +754,7 @@ class Table:
                                     f"{hand[tile]} of it", seat))
         self._take(seat, tile, min(hand[tile], n))
 
-    def _record_kong(self, kind: str, seat: int, tile: Tile, discarder: int | None) -> None:
+    def _record_kong(self, kind: KongKind, seat: int, tile: Tile, discarder: int | None) -> None:
         kong = KongEvent(index=self.event_index, seat=seat, kind=kind, tile=tile,
                          discarder=discarder, in_round=frozenset(self.live_seats()))
         self.record.append(kong)
@@ -580,15 +856,8 @@ class Table:
         return False
 
     def _check_passed(self, seat: int, score: Score, problems: list[Problem]) -> None:
-        passed, mode = self.passed[seat], self.rules.passed_win
-        if passed is None or mode == "off":
-            return
-        # in the last four under must_win_all the win is compulsory: the last-four rule wins
-        # the collision with a strict 过手胡 (RULES.md §6), or no legal play would be left
-        forced = self.rules.last_four == "must_win_all" and self.last_four
-        allowed = forced or (mode == "until_next_draw"
-                             and (score.fan > passed or self.wall_left < 4))
-        if not allowed:
+        passed = self.passed[seat]
+        if not self._passed_allows(seat, score.fan):
             problems.append(Problem("passed_win", f"seat {seat} passed a {passed}-fan win since "
                                     f"its last draw and may not win on a discard until it draws "
                                     f"again (this win: {score.fan} fan)", seat))
@@ -607,12 +876,13 @@ class Table:
 
     # -- claim windows ---------------------------------------------------------------
 
-    def _close_windows(self, action: Action | None, problems: list[Problem]) -> None:
+    def _close_windows(self, action: Action | Pass | None, problems: list[Problem]) -> None:
         """A discard or an added kong stays open to wins until an event that is not one."""
         if self.expect == CLAIM and self.last_discard is not None:
             if isinstance(action, Hu) and action.target is not None:
                 return
-            if isinstance(action, Peng) or (isinstance(action, Gang) and action.kind == "ming"):
+            if isinstance(action, Peng) or (isinstance(action, Gang)
+                                            and action.kind is KongKind.DIRECT):
                 return
             discarder, tile = self.last_discard
             self._register_passes(target=discarder, tile=tile, problems=problems)
@@ -630,7 +900,7 @@ class Table:
                 self._after_turn(self._furthest(konger, self.claim_winners))
             else:
                 saved, self.event_index = self.event_index, index
-                self._record_kong("added", konger, tile, None)
+                self._record_kong(KongKind.ADDED, konger, tile, None)
                 self.event_index = saved
                 self.current, self.expect = konger, REPLACEMENT
         self.claim_winners = []
@@ -648,7 +918,7 @@ class Table:
     def _after_turn(self, seat: int) -> None:
         """Play passes to the next player still in the round, or the round ends."""
         if sum(self.won) >= 3 or self.wall_left == 0:
-            self.stage = "over"
+            self.stage = Stage.OVER
             return
         self.current, self.expect = self.next_live(seat), DRAW
         self.last_discard = None
@@ -666,10 +936,7 @@ class Table:
                 waits_now = self.waits_of(seat)
             if tile not in waits_now:
                 continue
-            ctx = (WinContext(rob_kong=True, last_tile=self.wall_left == 0) if rob else
-                   WinContext(kong_discard=self.kong_before_discard is not None,
-                              last_tile=self.wall_left == 0))
-            score = self.win_score(seat, tile, ctx, in_hand=False)
+            score = self.win_score(seat, tile, self._window_ctx(rob), in_hand=False)
             if not score.winning:
                 continue
             prior = self.passed[seat]
@@ -685,17 +952,23 @@ class Table:
     # -- helpers ---------------------------------------------------------------------
 
     def _next_wall_tile(self, replacement: bool) -> Tile | None:
-        if self.wall is None:
+        tile = self._peek_wall(replacement)
+        if tile is not None:
+            if replacement and self.rules.kong_draw == "back":
+                self.wall_back -= 1
+            else:
+                self.wall_front += 1
+        return tile
+
+    def _peek_wall(self, replacement: bool) -> Tile | None:
+        """The recorded wall's next tile (a kong's replacement: from the back with
+        ``kong_draw: back``), or None with no wall or none left."""
+        wall = self.wall
+        if wall is None or self.wall_front >= self.wall_back:
             return None
         if replacement and self.rules.kong_draw == "back":
-            if self.wall_back <= self.wall_front:
-                return None
-            self.wall_back -= 1
-            return TILES[self.wall[self.wall_back]]
-        if self.wall_front >= self.wall_back:
-            return None
-        self.wall_front += 1
-        return TILES[self.wall[self.wall_front - 1]]
+            return TILES[wall[self.wall_back - 1]]
+        return TILES[wall[self.wall_front]]
 
     def _give(self, seat: int, tile: int) -> None:
         self.hands[seat][tile] += 1
@@ -720,14 +993,23 @@ class Table:
         else:
             pig = void is not None and (any(hand[void * 9:void * 9 + 9])
                                         or any(m.tile // 9 == void for m in melds))
+        # ruling (RULES.md §7 min_fan): a wait counts only when its full fan, kong add-ons
+        # included, reaches min_fan; max_no_kong_fan then changes the value, not readiness
         value = ting_value(hand, melds, void, self.rules, strict=False)
-        no_kong = (ting_value(hand, melds, void, self.rules, exclude_kong_fan=True,
-                              strict=False)
-                   if self.rules.ting_check == "max_no_kong_fan" else None)  # only it asks
+        no_kong = no_kong_wait = None
+        if value is not None and self.rules.ting_check == "max_no_kong_fan":  # only it asks
+            fans = [(score.fan - _kong_fan(score), tile) for tile, score in value[1]]
+            no_kong = max(fan for fan, _ in fans)
+            no_kong_wait = next(tile for fan, tile in fans if fan == no_kong)
         return DrawCheck(seat=seat, flower_pig=pig,
                          ready_fan=None if value is None else value[0],
-                         ready_fan_no_kong=None if no_kong is None else no_kong[0],
-                         ready_wait=best_wait(value), ready_wait_no_kong=best_wait(no_kong))
+                         ready_fan_no_kong=no_kong, ready_wait=best_wait(value),
+                         ready_wait_no_kong=no_kong_wait)
+
+
+def _kong_fan(score: Score) -> int:
+    """The fan of the winner's own kongs in a score (the same in every reading)."""
+    return sum(a.fan * a.count for a in score.add_ons if a.name.startswith("kong_"))
 
 
 def _plus(counts: list[int], tile: int) -> list[int]:

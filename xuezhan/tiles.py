@@ -39,10 +39,6 @@ class Suit(IntEnum):
     S = 2
     """条 bamboo."""
 
-    @property
-    def letter(self) -> str:
-        return SUIT_LETTERS[self]
-
     @classmethod
     def parse(cls, text: object) -> Suit:
         """Read ``m``/``p``/``s`` (or 万/筒/条).
@@ -66,11 +62,6 @@ class Tile(int):
     @property
     def rank(self) -> int:
         return self % 9 + 1
-
-    @property
-    def is_terminal(self) -> bool:
-        """幺九: rank 1 or 9."""
-        return self % 9 in (0, 8)
 
     def __str__(self) -> str:
         return _NAMES[self]
@@ -98,11 +89,6 @@ class Tile(int):
                 return TILES[_SUIT_ALIASES[stripped[1]] * 9 + int(stripped[0]) - 1]
         raise InvalidTileError(text)
 
-    @staticmethod
-    def of(suit: int, rank: int) -> Tile:
-        if not (0 <= suit < 3 and 1 <= rank <= 9):
-            raise InvalidTileError(f"{rank}{suit}")
-        return TILES[suit * 9 + rank - 1]
 
 
 TILES: tuple[Tile, ...] = tuple(Tile(i) for i in range(NUM_KINDS))
@@ -150,11 +136,6 @@ def format_tiles(tiles: Iterable[int]) -> str:
     return "".join(parts)
 
 
-def format_zh(tiles: Iterable[int]) -> str:
-    """Write tiles with Chinese suit names, e.g. ``1万 2筒``."""
-    return " ".join(TILES[t].zh for t in sorted(tiles))
-
-
 def counts_of(tiles: Iterable[int]) -> list[int]:
     """The 27-slot count vector of some tiles."""
     counts = [0] * NUM_KINDS
@@ -162,7 +143,3 @@ def counts_of(tiles: Iterable[int]) -> list[int]:
         counts[t] += 1
     return counts
 
-
-def tiles_of(counts: list[int]) -> list[Tile]:
-    """The tiles of a count vector, in index order."""
-    return [TILES[i] for i, n in enumerate(counts) for _ in range(n)]

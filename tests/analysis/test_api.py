@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 
 def simulated(seed: int, rounds: int = 2) -> dict[str, Any]:
-    from xuezhan.simulate import simulate_match
+    from xuezhan.sim.simulate import simulate_match
 
     return simulate_match(seed, rounds)
 

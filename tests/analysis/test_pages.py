@@ -55,7 +55,7 @@ def test_a_non_member_gets_404(client: Any, club: Any, cast: Any, upload: Any) -
 def test_the_upload_form_verifies_and_shows_the_settlement(
     browser: Any, club: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from xuezhan.simulate import simulate_match
+    from xuezhan.sim.simulate import simulate_match
 
     doc = simulate_match(31, 2)
     assert browser.get(f"/clubs/{club.pk}/upload/").status_code == 200
@@ -94,7 +94,7 @@ def test_settlement_sentences_are_made_from_reason_and_params_with_player_names(
 def test_settlement_sentences_with_seat_labels_only_are_the_engine_lines() -> None:
     from analysis.pages import payment_sentence
     from xuezhan.replay import verify_document
-    from xuezhan.simulate import simulate_match
+    from xuezhan.sim.simulate import simulate_match
 
     for seed in range(3):
         for r in verify_document(simulate_match(seed, 3, "online")).rounds:
@@ -107,7 +107,7 @@ def test_the_match_page_words_payments_from_their_stored_data(
 ) -> None:
     from analysis import services
     from analysis.models import Payment
-    from xuezhan.simulate import simulate_match
+    from xuezhan.sim.simulate import simulate_match
 
     doc = simulate_match(31, 2)
     match = upload(doc)
@@ -125,7 +125,7 @@ def test_a_payment_stored_without_params_shows_its_stored_line(
 ) -> None:
     from analysis import services
     from analysis.models import Payment
-    from xuezhan.simulate import simulate_match
+    from xuezhan.sim.simulate import simulate_match
 
     match = upload(simulate_match(31, 2))
     services.verify_match(match_id=match.pk)

@@ -191,7 +191,7 @@ def assert_verified_exactly_once(ids: list[int], docs: list[Any]) -> None:
 
 
 def simulated(count: int) -> list[Any]:
-    from xuezhan.simulate import simulate_matches
+    from xuezhan.sim.simulate import simulate_matches
 
     return list(simulate_matches(count, ROUNDS, seed=4242))
 

@@ -3,7 +3,6 @@ plain words: never a 500, never the interpreter's advice, never a Python repr.""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -89,9 +88,7 @@ def test_too_many_rounds_is_a_400_before_any_round_is_validated(
     doc = make_document(25, turns=2)
     doc["rounds"] = doc["rounds"] * 300
     doc["rounds"][299]["dealer"] = "not even checked"
-    started = time.perf_counter()
     body = refusal(post(api_client(cast["mia"]), club, dumps(doc)))
-    assert time.perf_counter() - started < 5  # the full error walk took seconds
     assert body["type"] == "invalid_document"
     assert body["detail"] == "The document does not follow the log format (1 problem)."
     assert body["errors"] == [

@@ -270,6 +270,7 @@ EXPECTED_VIOLATIONS: dict[str, list[Where]] = {
     "kong_out_of_turn": [("kong_out_of_turn", 0, 5, 1)],
     "kong_with_empty_wall": [("kong_with_empty_wall", 0, 111, 2)],
     "kong_without_peng": [("kong_without_peng", 0, 3, 1)],
+    "kong_after_peng": [("kong_after_peng", 0, 3, 1)],
     "win_out_of_turn": [("win_out_of_turn", 0, 3, 0)],
     "win_wrong_tile": [("win_wrong_tile", 0, 8, 2)],
     "win_not_winning_hand": [("win_not_winning_hand", 0, 8, 2)],

@@ -33,7 +33,7 @@ from xuezhan.reader import (
 from xuezhan.replay import verify_document
 from xuezhan.rules import Rules
 from xuezhan.schema import json_path
-from xuezhan.simulate import simulate_match
+from xuezhan.sim.simulate import simulate_match
 
 DOC = simulate_match(3, 2)
 RAW = json.dumps(DOC).encode()

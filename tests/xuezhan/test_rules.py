@@ -27,6 +27,7 @@ def test_chengdu_preset_matches_the_rule_book() -> None:
                                                                   "self_draw")
     assert (r.flower_pig, r.pig_pays_ting_check, r.price_difference) == (16, True, True)
     assert (r.last_four, r.min_fan, r.exchange) == ("must_win_self_draw", 0, "dice")
+    assert r.kong_after_peng is False
 
 
 def test_online_preset_matches_the_rule_book() -> None:
@@ -38,6 +39,7 @@ def test_online_preset_matches_the_rule_book() -> None:
                                                                   "discard")
     assert (r.flower_pig, r.pig_pays_ting_check, r.price_difference) == ("cap", False, False)
     assert (r.last_four, r.min_fan) == ("must_win_all", 1)
+    assert r.kong_after_peng is False
 
 
 def test_points_are_two_to_the_fan_less_offset_capped_first() -> None:
@@ -88,7 +90,8 @@ VALID_OPTIONS: list[tuple[str, Any]] = [
     ("last_four", "off"), ("last_four", "must_win_self_draw"), ("last_four", "must_win_all"),
     ("heaven_earth", False), ("min_fan", 2), ("jin_gou_diao", "melded_four"),
     ("jin_gou_diao", "pair_wait_all_pungs"), ("kong_draw", "front"), ("kong_draw", "back"),
-    ("dragon_root", "count_all"), ("patterns", {"jiang_dui": None, "qi_dui": 3}),
+    ("dragon_root", "count_all"), ("kong_after_peng", True), ("kong_after_peng", False),
+    ("patterns", {"jiang_dui": None, "qi_dui": 3}),
     ("add_ons", {"jin_gou_diao": 1, "gen": None}),
 ]
 
@@ -115,6 +118,7 @@ BAD_OPTIONS: list[tuple[str, Any, str]] = [
     ("kong_fan", [1, 2], "kong_fan"), ("root", "some", "root"),
     ("flower_pig", "lots", "flower_pig"), ("patterns", {"hua_long": 2}, "patterns.hua_long"),
     ("add_ons", {"gen": -1}, "add_ons.gen"), ("ting_check", "max_fan", "ting_check"),
+    ("kong_after_peng", 1, "kong_after_peng"), ("kong_after_peng", "true", "kong_after_peng"),
 ]
 
 

@@ -9,9 +9,13 @@ from typing import Any
 
 import pytest
 
-from tests.xuezhan.test_table import act, table
+from tests.xuezhan.logs import match_doc, round_doc
+from tests.xuezhan.test_table import HANDS, act, table
+from xuezhan.fan import score_win
 from xuezhan.replay import verify_document
+from xuezhan.rules import Rules
 from xuezhan.table import Table
+from xuezhan.tiles import Tile, counts_of, parse_tiles
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -45,13 +49,28 @@ def test_passed_win_off_a_kong_one_could_rob_blocks_nothing() -> None:
     assert codes(t, *ROB_BEFORE, "0+4m", "0jia 4m", "0+2s", "0-1m", "1hu0 1m") == []
 
 
-def test_last_four_online_a_robbable_added_kong_must_be_robbed() -> None:
+def test_robbing_a_kong_is_the_kongers_discard_so_where_discards_must_be_won_it_must_be_robbed(
+) -> None:
     # RULES §3 last four, seed 004 rule 6 (最后四张牌，若有人点炮则自动和牌) with 抢杠 counted
     # as 点炮 by the konger (seed 004 加番 4).
     t = table({"last_four": "must_win_all"}, hands=ROB_HANDS, voids=ROB_VOIDS)
     assert codes(t, *ROB_BEFORE) == []
     t.wall_left = 4
-    assert codes(t, "0+4m", "0jia 4m", "0+2s") == ["last_four_not_won"]
+    assert codes(t, "0+4m", "0jia 4m") == []
+    assert t.legal_actions(1) == [act("1hu0 4m")]  # no pass: the rob is compulsory
+    assert codes(t, "0+2s") == ["last_four_not_won"]
+
+
+def test_robbing_a_kong_in_the_last_four_a_must_win_overrides_the_passed_win_bar() -> None:
+    # Seat 1 lets seat 3's 1m go before the last four (a passed win under strict 过手胡);
+    # in the last four, before seat 1 draws again, it must rob seat 0's added 4m.
+    t = table({"last_four": "must_win_all", "passed_win": "strict"}, hands=ROB_HANDS,
+              voids=ROB_VOIDS)
+    assert codes(t, *ROB_BEFORE[:-2]) == []
+    t.wall_left = 5
+    assert codes(t, "3+1m", "3-1m", "0+4m") == []
+    assert t.passed[1] is not None and t.last_four
+    assert codes(t, "0jia 4m", "1hu0 4m") == []
 
 
 def test_last_four_chengdu_a_robbable_added_kong_may_be_let_go() -> None:
@@ -90,6 +109,33 @@ def test_verifier_never_raises_an_absurd_fan_or_amount_is_a_bad_ruleset(
     doc = _third_win_doc()
     doc["ruleset"] = ruleset
     assert [v.code for v in verify_document(doc).violations] == ["bad_ruleset"]
+
+
+def test_no_dealer_check_after_an_abandoned_round() -> None:
+    # RULES §6: the round after an incomplete one may have any dealer; a complete round's
+    # successor is checked (wrong_dealer).
+    abandoned = round_doc(HANDS, ["dq smmm", "0-5s", "1+4p"])
+    for dealer in range(4):
+        after = round_doc(_rotate(HANDS, dealer), ["dq smmm"], dealer=dealer)
+        report = verify_document(match_doc(abandoned, after, ruleset={"exchange": "off"}))
+        assert report.legal, [v.code for v in report.violations]
+        assert report.rounds[0].incomplete
+
+
+def _rotate(hands: list[str], dealer: int) -> list[str]:
+    return hands[-dealer:] + hands[:-dealer] if dealer else list(hands)
+
+
+@pytest.mark.parametrize("system", ["table", "additive"])
+def test_ping_hu_never_adds_to_another_pattern_in_either_fan_system(system: str) -> None:
+    # RULES §4: 平胡 is the hand with no other pattern (online: 平胡 1, 对对胡 2).
+    rules = Rules.from_json({"preset": "online", "fan_system": system})
+    pungs = score_win(counts_of(parse_tiles("111333444m66677p")), [], Tile.parse("7p"), 2,
+                      rules)
+    assert (pungs.patterns, pungs.fan) == (("dui_dui_hu",), 2)
+    plain = score_win(counts_of(parse_tiles("23445677m345789p")), [], Tile.parse("7m"), 2,
+                      rules)
+    assert (plain.patterns, plain.fan) == (("ping_hu",), 1)
 
 
 def test_a_player_who_won_pays_nothing_for_a_later_self_drawn_win_even_after_a_late_claim() -> None:

@@ -24,7 +24,7 @@ from xuezhan.settlement import (
     next_dealer,
     settle,
 )
-from xuezhan.simulate import simulate_match
+from xuezhan.sim.simulate import simulate_match
 from xuezhan.tiles import Tile, counts_of, parse_tiles
 
 ALL = frozenset({0, 1, 2, 3})

@@ -11,6 +11,7 @@ from xuezhan.actions import Action, DingQue, action_from_json
 from xuezhan.errors import IllegalActionError
 from xuezhan.replay import verify_document
 from xuezhan.rules import Rules
+from xuezhan.settlement import settle
 from xuezhan.table import CODES, Table
 from xuezhan.tiles import parse_tiles
 
@@ -95,7 +96,7 @@ def test_last_four_online_a_discard_that_completes_a_ready_hand_is_won(
     assert run(t, "1+4p", "1-5m", "2+4p") == codes
 
 
-def test_last_four_the_must_win_rule_beats_a_passed_win() -> None:
+def test_last_four_a_must_win_overrides_the_passed_win_bar() -> None:
     t = table({"last_four": "must_win_all"})
     run(t, "0-5s", "1+4p", "1-5m")
     t.wall_left = 3
@@ -257,3 +258,81 @@ def test_an_exchange_by_dice_sum_without_dice_trusts_the_recorded_receive() -> N
     assert verify_document(doc).violations == []
     del doc["rounds"][0]["events"][0]["receive"]
     assert [v.code for v in verify_document(doc).violations] == ["dice_missing"]
+
+
+# Seat 1 pengs seat 0's 4s holding a concealed four of 5s (PENG_THEN_AN) or a third 4s
+# (PENG_THEN_JIA).
+PENG_THEN_AN = ["11123456789m9p4s6s", "222888m44s5555s9s", "1222334456789p", "1357m2468p13679s"]
+PENG_THEN_JIA = ["11123456789m9p4s6s", "222888m444s555s9s", "1222334456789p",
+                 "1357m2468p13679s"]
+
+
+@pytest.mark.parametrize("kong", ["1an 5s", "1jia 4s"])
+def test_kong_after_peng_off_only_a_discard_is_legal_after_a_peng(kong: str) -> None:
+    hands = PENG_THEN_AN if "an" in kong else PENG_THEN_JIA
+    t = table({"kong_after_peng": False}, hands=hands, voids="ppmm")
+    assert run(t, "0-4s", "1peng0 4s") == []
+    assert {a.type for a in t.legal_actions(1)} == {"discard"}
+    assert run(t, kong) == ["kong_after_peng"]
+
+
+@pytest.mark.parametrize("kong", ["1an 5s", "1jia 4s"])
+def test_kong_after_peng_on_the_claimer_may_kong_then_draws_the_replacement(kong: str) -> None:
+    hands = PENG_THEN_AN if "an" in kong else PENG_THEN_JIA
+    t = table({"kong_after_peng": True}, hands=hands, voids="ppmm")
+    assert run(t, "0-4s", "1peng0 4s") == []
+    assert act(kong) in t.legal_actions(1)
+    assert run(t, kong) == []
+    # an added kong is open to robbing first (nobody can rob it here); then the replacement
+    assert t.expect == ("rob" if "jia" in kong else "replacement")
+    assert run(t, "1+3p", "1-3p") == []
+    assert [k.kind for k in t.outcome().events] == ["concealed" if "an" in kong else "added"]
+
+
+# Seat 0 declares a concealed kong of 2m, draws 5p and is ready on 1p/5p (345m678m11p55p):
+# 平胡 0 + 暗杠 2 = 2 fan (chengdu), 0 fan without the kong add-on. Seats 1-3 are not ready.
+KONG_READY = ["2222m345m678m11p5p5s", "1357m2468p13579s", "1357m2468p13579s",
+              "1357m2468p13579s"]
+KONG_READY_EVENTS = ["0an 2m", "0+5p", "0-5s"]
+
+
+def _drawn_check(options: dict[str, Any]) -> tuple[Any, list[tuple[int, int, int, str]]]:
+    t = table(options, hands=KONG_READY, voids="ssss")
+    assert run(t, *KONG_READY_EVENTS) == []
+    t.wall_left = 1
+    assert run(t, "1+9m", "1-9m") == []
+    t.finish()
+    outcome = t.outcome()
+    assert outcome.drawn
+    pays = [(p.payer, p.payee, p.amount, p.reason)
+            for p in settle(outcome, t.rules).payments if p.reason == "ting_check"]
+    return next(c for c in outcome.checks if c.seat == 0), pays
+
+
+def test_min_fan_kong_add_ons_count_towards_whether_a_wait_makes_the_hand_ready() -> None:
+    check, pays = _drawn_check({"min_fan": 2})
+    assert check.ready_fan == 2
+    assert (1, 0, 4, "ting_check") in pays
+
+
+def test_min_fan_a_wait_below_it_does_not_count_so_the_hand_is_not_ready() -> None:
+    check, pays = _drawn_check({"min_fan": 3})
+    assert check.ready_fan is None
+    assert pays == []
+
+
+def test_min_fan_max_no_kong_fan_changes_only_the_ting_value_not_readiness() -> None:
+    # ready by its full 2 fan; valued at 0 fan without the kong (1 point), never dropped
+    check, pays = _drawn_check({"min_fan": 2, "ting_check": "max_no_kong_fan"})
+    assert (check.ready_fan, check.ready_fan_no_kong) == (2, 0)
+    assert sorted(pays) == [(1, 0, 1, "ting_check"), (2, 0, 1, "ting_check"),
+                            (3, 0, 1, "ting_check")]
+
+
+@pytest.mark.parametrize("min_fan, codes", [(2, ["last_four_not_won"]), (3, [])])
+def test_min_fan_the_last_four_duty_binds_only_a_win_that_reaches_it(
+        min_fan: int, codes: list[str]) -> None:
+    t = table({"min_fan": min_fan}, hands=KONG_READY, voids="ssss")
+    run(t, *KONG_READY_EVENTS, "1+9m", "1-9m", "2+9m", "2-9m", "3+9m", "3-9m")
+    t.wall_left = 4
+    assert run(t, "0+1p", "0-1p") == codes

@@ -30,7 +30,7 @@ def demo_documents(count: int, rounds: int, seed: int) -> tuple[str, list[Any]]:
     settled by the engine like any upload.
     """
     try:
-        from xuezhan.simulate import simulate_matches
+        from xuezhan.sim.simulate import simulate_matches
     except ImportError:
         docs = []
         for path in sorted(SAMPLE_LOGS.rglob("*.json")):

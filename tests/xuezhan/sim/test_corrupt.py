@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from xuezhan.corrupt import KINDS, Mutation, corrupt, detected
 from xuezhan.errors import XuezhanError
 from xuezhan.replay import CODES, verify_document
-from xuezhan.simulate import simulate_match
+from xuezhan.sim.corrupt import KINDS, Mutation, corrupt, detected
+from xuezhan.sim.simulate import simulate_match
 
 #: kinds whose expectation does not depend on the rest of the round being legal
 STRUCTURAL = ("bad_tile", "wrong_type", "integral_float", "missing_field", "seat_4",

@@ -15,7 +15,7 @@ mutation that is certainly illegal (a tile the seat does not hold, a hand that d
 win). A few kinds may leave the log legal (two events swapped, another tile discarded);
 their mutation says so with ``may_stay_legal`` and names no codes.
 
->>> from xuezhan.simulate import simulate_match
+>>> from xuezhan.sim.simulate import simulate_match
 >>> from xuezhan.replay import verify_document
 >>> bad, m = corrupt(simulate_match(3, rounds=1), seed=1, kind="draw_out_of_turn")
 >>> m.codes, detected(verify_document(bad), m)
@@ -35,6 +35,7 @@ from typing import Any
 
 from xuezhan.actions import action_from_json
 from xuezhan.errors import XuezhanError
+from xuezhan.files import read_input
 from xuezhan.hand import is_seven_pairs, is_winning
 from xuezhan.replay import Report, load_document, table_for_round
 from xuezhan.rules import Rules
@@ -726,8 +727,6 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from xuezhan.cli import read_input  # the CLI imports this module for its commands
-
     doc, mutation = corrupt(load_document(read_input(args.file)), args.seed, args.kind)
     print(json.dumps(doc, ensure_ascii=False))
     print(json.dumps(mutation.to_json(), ensure_ascii=False) if args.json else str(mutation),

@@ -1,7 +1,9 @@
 """The simulator's players: simple, legal, fairly sensible policies for 血战到底.
 
-A :class:`Bot` sees a :class:`~xuezhan.table.Table` and picks its next action; the
-simulator pushes it. Each bot has a :class:`Style` (chosen per seat by the match seed)
+A :class:`Bot` sees a :class:`~xuezhan.table.Table` and picks its next action among
+the table's :meth:`~xuezhan.table.Table.legal_actions`; the simulator pushes it. What is
+legal (过手胡, the last-four duty, kongs after a peng, void_first...) is the table's to
+say, never the bot's. Each bot has a :class:`Style` (chosen per seat by the match seed)
 that shades its choices, and a ``chaos`` share of decisions made at random among the
 legal ones, to reach odd states. Bots use only the ``random.Random`` they are given.
 
@@ -24,9 +26,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xuezhan.actions import Action, Discard, Gang, Hu
-from xuezhan.fan import WinContext
-from xuezhan.hand import MeldKind
+from xuezhan.actions import Action, Discard, Gang, Hu, Peng
+from xuezhan.hand import KongKind
 from xuezhan.shanten import shanten, ukeire
 from xuezhan.table import Table
 from xuezhan.tiles import NUM_KINDS, TILES, Tile
@@ -127,46 +128,20 @@ class Bot:
     def turn(self, table: Table) -> Action:
         """The action on our own turn (holding 14 − 3·melds tiles): win, kong or discard."""
         seat = self.seat
-        hand = table.hands[seat]
-        tile = self._self_draw_tile(table)
-        if tile is not None and (table.must_win == seat or not self._random()):
-            return Hu(seat, tile)
-        if table.wall_left > 0 and table.must_win != seat:
-            kong = self._kong(table)
-            if kong is not None:
-                return kong
-        return Discard(seat, self._discard(table, hand))
+        legal = table.legal_actions(seat)
+        wins = [a for a in legal if isinstance(a, Hu)]
+        if wins and (table.must_win == seat or not self._random()):
+            return wins[0]
+        kong = self._kong(table, [a for a in legal if isinstance(a, Gang)])
+        if kong is not None:
+            return kong
+        held = [a.tile for a in legal if isinstance(a, Discard)]
+        return Discard(seat, self._discard(table, table.hands[seat], held))
 
-    def _self_draw_tile(self, table: Table) -> Tile | None:
-        """The tile of a legal self-drawn win now, or None."""
-        seat = self.seat
-        tile = table.last_draw
-        heaven = (tile is None and seat == table.dealer and table.draws[seat] == 0
-                  and not table.claimed_or_won and not any(table.discards))
-        if heaven:
-            tile = next(TILES[k] for k in range(NUM_KINDS) if table.hands[seat][k])
-        if tile is None:
-            return None
-        if table.must_win == seat:
-            return tile
-        # the table's own context for a self-drawn win, so that min_fan is judged alike
-        rules = table.rules
-        earth = (seat != table.dealer and table.draws[seat] == 1 and not table.claimed_or_won)
-        kong = table.replacement_of
-        ctx = WinContext(self_drawn=True, heaven=heaven and rules.heaven_earth,
-                         earth=earth and rules.heaven_earth,
-                         after_kong=kong.kind if kong is not None else None,
-                         last_tile=table.wall_left == 0)
-        return tile if table.win_score(seat, tile, ctx, in_hand=True).winning else None
-
-    def _kong(self, table: Table) -> Gang | None:
+    def _kong(self, table: Table, legal: list[Gang]) -> Gang | None:
         seat, hand, void = self.seat, table.hands[self.seat], table.voids[self.seat]
-        options: list[Gang] = []
-        for m in table.melds[seat]:
-            if m.kind is MeldKind.PENG and hand[m.tile]:
-                options.append(Gang(seat, "jia", m.tile))
-        options.extend(Gang(seat, "an", TILES[k]) for k in range(NUM_KINDS)
-                       if hand[k] == 4 and k // 9 != void)
+        # policy: never kong a void-suit tile (it must go)
+        options = [g for g in legal if g.kind is KongKind.ADDED or g.tile // 9 != void]
         if not options:
             return None
         if self._random():
@@ -177,18 +152,17 @@ class Bot:
         n_melds = len(table.melds[seat])
         for g in options:
             counts = list(hand)
-            counts[g.tile] -= 1 if g.kind == "jia" else 4
-            melds = n_melds + (0 if g.kind == "jia" else 1)
+            counts[g.tile] -= 1 if g.kind is KongKind.ADDED else 4
+            melds = n_melds + (0 if g.kind is KongKind.ADDED else 1)
             if self._distance(counts, melds, void) <= best:
                 return g
         return None
 
-    def _discard(self, table: Table, hand: list[int]) -> Tile:
+    def _discard(self, table: Table, hand: list[int], legal: list[Tile]) -> Tile:
+        """The tile to discard among ``legal`` (the table applies void_first)."""
         void = table.voids[self.seat]
-        held = [k for k in range(NUM_KINDS) if hand[k]]
+        held: list[int] = list(legal)
         void_tiles = [k for k in held if k // 9 == void]
-        if table.rules.void_first and void_tiles:
-            held = void_tiles
         if self._random():
             return TILES[self.rng.choice(held)]
         n_melds = len(table.melds[self.seat])
@@ -264,7 +238,8 @@ class Bot:
     # -- other players' discards -----------------------------------------------------
 
     def wants_win(self, table: Table, points: int, forced: bool) -> bool:
-        """Take a win on a discard (or a robbed kong)? ``forced``: the last-four rule."""
+        """Take a win on a discard (or a robbed kong)? ``forced``: the table offers no
+        pass (the last-four rule)."""
         if forced:
             return True
         if self._random():
@@ -276,25 +251,27 @@ class Bot:
                     and table.wall_left >= PASS_WIN_MIN_WALL and points <= SMALL_WIN_POINTS
                     and self.rng.random() < 0.5)
 
-    def claim(self, table: Table, tile: Tile) -> str | None:
-        """``"gang"``, ``"peng"`` or None for another player's discard ``tile``."""
-        seat, hand, void = self.seat, table.hands[self.seat], table.voids[self.seat]
-        held = hand[tile]
-        if held < 2 or table.wall_left == 0:
+    def claim(self, table: Table, tile: Tile, options: Sequence[Peng | Gang]) -> Peng | Gang | None:
+        """The peng or direct kong to make on another player's discard ``tile``, among the
+        legal ``options``, or None."""
+        if not options:
             return None
-        if tile // 9 == void and (table.rules.no_claim_void or not self._random()):
+        seat, hand, void = self.seat, table.hands[self.seat], table.voids[self.seat]
+        peng = next((a for a in options if isinstance(a, Peng)), None)
+        gang = next((a for a in options if isinstance(a, Gang)), None)
+        if tile // 9 == void and not self._random():
             return None
         if self._random():
-            return self.rng.choice(["peng", None] + (["gang"] if held == 3 else []))
+            return self.rng.choice([peng, None] + ([gang] if gang is not None else []))
         if self.target == "pairs" and not len(table.melds[seat]):
             return None
         n_melds = len(table.melds[seat])
         counts = list(hand)
         now = self._distance(counts, n_melds, void)
-        if held == 3 and self.style.kong:
+        if gang is not None and self.style.kong:
             counts[tile] -= 3
             if self._distance(counts, n_melds + 1, void) <= now:
-                return "gang"
+                return gang
             counts[tile] += 3
         counts[tile] -= 2
         after = 99
@@ -304,7 +281,7 @@ class Bot:
                 after = min(after, self._distance(counts, n_melds + 1, void))
                 counts[k] += 1
         if after < now or (after == now and self.rng.random() < self.style.peng_even):
-            return "peng"
+            return peng
         return None
 
 
