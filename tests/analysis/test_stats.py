@@ -196,7 +196,7 @@ def test_every_statistic_equals_a_recomputation_from_the_engines_reports(
     from analysis.models import SeatResult
     from records.models import Match
     from xuezhan.replay import verify_document
-    from xuezhan.simulate import simulate_match
+    from xuezhan.sim.simulate import simulate_match
 
     Match.objects.filter(club=club).delete()  # hypothesis reuses the club between examples
     docs = [simulate_match(seed + k, rounds) for k in range(2)]
@@ -228,7 +228,7 @@ def test_every_statistic_equals_a_recomputation_from_the_engines_reports(
 
 
 def test_date_filters_partition_the_rounds(club: Any, verified: Any) -> None:
-    from xuezhan.simulate import simulate_match
+    from xuezhan.sim.simulate import simulate_match
 
     days = [
         "2026-10-01T20:00:00+00:00",

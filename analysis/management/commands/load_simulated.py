@@ -80,7 +80,7 @@ class Command(BaseCommand):
     def _document(
         self, index: int, options: dict[str, Any], templates: list[dict[str, Any]]
     ) -> dict[str, Any]:
-        from xuezhan.simulate import match_seed, simulate_match
+        from xuezhan.sim.simulate import match_seed, simulate_match
 
         distinct = options["distinct"]
         if distinct and index >= distinct:
