@@ -13,7 +13,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The zh-Hans catalogue is compiled with polib (manage.py compilemessages is the project's
+# own, so no GNU gettext is needed); the .mo files are build output, not committed.
 install: $(STAMP)
+	$(BIN)/python manage.py compilemessages -v0
 
 lint: install
 	$(BIN)/ruff check xuezhan records analysis tests manage.py $(wildcard benchmarks)
@@ -21,6 +24,8 @@ lint: install
 	$(BIN)/mypy --config-file xuezhan/config/mypy.ini
 
 test: lint
+	@$(BIN)/python -c "import shutil, sys; sys.exit(0 if any(map(shutil.which, ('chromium', 'chromium-browser'))) else 1)" || \
+	  echo "note: no chromium: the browser tests (tests/browser) will be skipped; 'apt-get install -y chromium fonts-noto-cjk' runs them"
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 run: install

@@ -5,14 +5,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
-from analysis import selectors
+from analysis import labels, selectors, sentences, services, viewer
 from analysis.models import Payment
+from analysis.tasks import verify_match
 from records import selectors as records_selectors
+from records import services as records_services
+from records.models import Match, Membership
 from xuezhan.settlement import describe
 
 
@@ -41,6 +49,18 @@ def _line_sentence(payment: Payment, names: Mapping[int, str]) -> str:
         return payment.detail
 
 
+def line_sentence(payment: Payment, names: Mapping[int, str]) -> str:
+    """A settlement line in the page language: English pages word it as the engine does
+    (``payment_sentence``), others through the catalogue (``analysis.sentences``), naming
+    the players only; anything either cannot render shows the stored line."""
+    if (translation.get_language() or "en").startswith("en") or not payment.params:
+        return _line_sentence(payment, names)
+    try:
+        return sentences.sentence(payment.reason, payment.params, lambda n: names.get(n, str(n)))
+    except (KeyError, TypeError, ValueError):
+        return _line_sentence(payment, names)
+
+
 @login_required
 def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpResponse:
     membership = records_selectors.membership_for(user=request.user, club_id=club_id)
@@ -57,13 +77,14 @@ def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
             {
                 "round": round_,
                 "settlement": settlement,
+                "url": viewer.viewer_url(club_id, match.pk, round_.index),
                 "dealer": names.get(round_.dealer, round_.dealer),
                 "lines": [
                     {
                         "payer": names.get(p.payer, p.payer),
                         "payee": names.get(p.payee, p.payee),
                         "payment": p,
-                        "detail": _line_sentence(p, names),
+                        "detail": line_sentence(p, names),
                     }
                     for p in round_.payments.all()
                 ],
@@ -79,8 +100,10 @@ def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
         )
     verification = getattr(match, "verification", None)
     totals = []
+    violations: list[dict[str, Any]] = []
     if verification is not None:
         totals = [{"name": names.get(i, i), "total": t} for i, t in enumerate(verification.totals)]
+        violations = _violations(club_id, match, verification.violations.all(), names)
     return render(
         request,
         "analysis/match_detail.html",
@@ -89,8 +112,64 @@ def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
             "match": match,
             "names": [names[i] for i in sorted(names)],
             "verification": verification,
+            "violations": violations,
             "rounds": rounds,
             "totals": totals,
+            "pending": match.status in Match.PENDING,
+            "is_admin": membership.has_role(Membership.Role.ADMIN),
             "duplicate": request.GET.get("duplicate") == "1",
         },
     )
+
+
+def _violations(club_id: int, match: Match, rows: Any, names: dict[int, str]) -> list[
+        dict[str, Any]]:
+    """Each violation as the page shows it: counted from 1, by name, linked to its step."""
+    in_order = [names[i] for i in sorted(names)]
+    events = {r.index: r.event_count for r in match.rounds.all()}
+    out = []
+    for v in rows:
+        url = None
+        if v.round_index is not None and v.round_index in events:
+            step = viewer.violation_step(v.code, v.event_index, events[v.round_index])
+            url = viewer.viewer_url(club_id, match.pk, v.round_index, step)
+        out.append({
+            "round": None if v.round_index is None else v.round_index + 1,
+            "event": None if v.event_index is None else v.event_index + 1,
+            "player": None if v.seat is None else names.get(v.seat),
+            "code": v.code, "label": labels.label("violation", v.code),
+            "message": viewer.name_seats(v.message, in_order), "url": url,
+        })
+    return out
+
+
+@login_required
+@require_POST
+def match_reverify(request: HttpRequest, club_id: int, match_id: int) -> HttpResponse:
+    """An admin queues a match for verification again (as the API's reverify does)."""
+    match = _admin_match(request, club_id, match_id)
+    services.requeue_match(match=match)
+    verify_match.delay_on_commit(match.pk)
+    messages.success(request, _("The match is being verified again."))
+    return redirect("pages:match-detail", club_id=club_id, match_id=match.pk)
+
+
+@login_required
+@require_POST
+def match_delete(request: HttpRequest, club_id: int, match_id: int) -> HttpResponse:
+    match = _admin_match(request, club_id, match_id)
+    records_services.delete_match(match=match)
+    messages.success(request, _("Match #%(id)s was deleted.") % {"id": match_id})
+    return redirect("pages:match-list", club_id=club_id)
+
+
+def _admin_match(request: HttpRequest, club_id: int, match_id: int) -> Match:
+    membership = records_selectors.membership_for(user=request.user, club_id=club_id)
+    if membership is None:
+        raise Http404("No such club.")
+    match = Match.objects.filter(club=membership.club, pk=match_id).defer("raw", "document").first()
+    if match is None:
+        raise Http404("No such match.")
+    if not membership.has_role(Membership.Role.ADMIN):
+        raise PermissionDenied(_("Only the club's admins can do this."))
+    return match

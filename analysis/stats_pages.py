@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 
 from analysis import charts, stats
+from analysis.labels import label
 from analysis.stats_serializers import LeaderboardQuerySerializer, StatsQuerySerializer
 from records import selectors as records_selectors
 from records.models import Club, Player
@@ -88,14 +89,21 @@ def player_stats(request: HttpRequest, club_id: int, player_id: int) -> HttpResp
     period = query.validated_data["period"] if valid else "week"
     data = stats.player_stats(club, player, filters, period)
     s = data["stats"]
-    parts = [
-        (gettext(k.replace("_", " ")), v) for k, v in data["decomposition"].items() if k != "net"
-    ]
+    names = {
+        "wins": gettext("won"),
+        "paid_for_wins": gettext("paid for wins"),
+        "kongs": gettext("kongs"),
+        "ting_check": gettext("ting check (查叫)"),
+        "flower_pig": gettext("flower pig (花猪)"),
+    }
+    parts = [(names[k], v) for k, v in data["decomposition"].items() if k != "net"]
     order = [
-        (gettext("%(n)s. winner") % {"n": n}, s["win_order"][n]["value"] or 0.0)
+        (gettext("winner no. %(n)s") % {"n": n}, s["win_order"][n]["value"] or 0.0)
         for n in ("1", "2", "3")
     ]
-    patterns = [(name, r["value"] or 0.0) for name, r in s.get("patterns", {}).items()]
+    patterns = [
+        (label("pattern", name), r["value"] or 0.0) for name, r in s.get("patterns", {}).items()
+    ]
     context.update(
         data=data,
         filters=filters,

@@ -7,6 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.views import defaults
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -75,8 +76,12 @@ def too_large_json() -> dict[str, Any]:
     }
 
 
-def too_large_response(request: HttpRequest) -> JsonResponse:
-    return JsonResponse(too_large_json(), status=413)
+def too_large_response(request: HttpRequest) -> HttpResponse:
+    """JSON under /api/; a page with the limit and a way back elsewhere (the upload form)."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(too_large_json(), status=413)
+    context = {"limit": settings.UPLOAD_MAX_BYTES, "back": request.path}
+    return render(request, "413.html", context, status=413)
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

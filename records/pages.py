@@ -1,18 +1,47 @@
-"""Pages (Django templates): club list, match list, upload form."""
+"""Pages (Django templates): sign-up, clubs and their members, the match list, uploads.
+
+Club-scoped pages answer 404 to non-members (as the API does) and 403 to members without
+the role; the role rules are the API's (records/views.py): admins add and remove members
+and change roles, only owners make, demote or remove owners, a club keeps an owner.
+"""
 
 from __future__ import annotations
 
+import contextlib
+from datetime import date
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import RequestDataTooBig
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.core.paginator import Paginator
+from django.db.models import Q, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import filesizeformat
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from analysis.tasks import verify_match
 from records import selectors, services
-from records.errors import DocumentError, UploadTooLarge, too_large_json
-from records.models import Membership
+from records.errors import DocumentError, UploadTooLarge
+from records.models import Club, Match, Membership
 from records.permissions import signed_in
+
+PAGE_SIZE = 50
+#: the status filter of the match list: what people ask for, as sets of stored statuses
+STATUS_FILTERS: dict[str, tuple[str, ...]] = {
+    "legal": (Match.Status.VERIFIED,),
+    "illegal": (Match.Status.ILLEGAL,),
+    "verifying": Match.PENDING,
+    "failed": (Match.Status.FAILED,),
+}
 
 
 def _membership(request: HttpRequest, club_id: int) -> Membership:
@@ -22,55 +51,238 @@ def _membership(request: HttpRequest, club_id: int) -> Membership:
     return membership
 
 
+def _admin(request: HttpRequest, club_id: int) -> Membership:
+    membership = _membership(request, club_id)
+    if not membership.has_role(Membership.Role.ADMIN):
+        raise PermissionDenied(_("Only the club's admins can do this."))
+    return membership
+
+
 def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     return redirect("pages:club-list")
 
 
+def signup(request: HttpRequest) -> HttpResponse:
+    form: UserCreationForm[User] = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome, %(name)s.") % {"name": user.username})
+        return redirect("pages:club-list")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+# -- clubs and members -----------------------------------------------------------------
+
+
 @login_required
 def club_list(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        name = request.POST.get("name", "").strip()
+        if not name or len(name) > Club._meta.get_field("name").max_length:  # type: ignore[operator]
+            messages.error(request, _("A club needs a name of 1 to 100 characters."))
+        else:
+            club = services.create_club(name=name, owner=signed_in(request))
+            messages.success(request, _("Club “%(name)s” created.") % {"name": club.name})
+            return redirect("pages:match-list", club_id=club.pk)
     clubs = selectors.clubs_for_user(request.user).order_by("name", "pk")
     return render(request, "records/club_list.html", {"clubs": clubs})
 
 
 @login_required
-def match_list(request: HttpRequest, club_id: int) -> HttpResponse:
+def club_members(request: HttpRequest, club_id: int) -> HttpResponse:
     membership = _membership(request, club_id)
-    matches = selectors.club_matches(membership.club)[:200]
+    members = list(selectors.club_memberships(membership.club))
     return render(
         request,
-        "records/match_list.html",
-        {"club": membership.club, "membership": membership, "matches": matches},
+        "records/club_members.html",
+        {
+            "club": membership.club,
+            "membership": membership,
+            "members": members,
+            "is_admin": membership.has_role(Membership.Role.ADMIN),
+            "is_owner": membership.has_role(Membership.Role.OWNER),
+            "roles": Membership.Role.values,
+        },
     )
 
 
 @login_required
-def match_upload(request: HttpRequest, club_id: int) -> HttpResponse:
+@require_POST
+def member_add(request: HttpRequest, club_id: int) -> HttpResponse:
+    membership = _admin(request, club_id)
+    username = request.POST.get("username", "").strip()
+    role = request.POST.get("role", Membership.Role.MEMBER)
+    user = get_user_model().objects.filter(username=username).first()
+    if role not in Membership.Role.values:
+        messages.error(request, _("Unknown role."))
+    elif role == Membership.Role.OWNER and not membership.has_role(Membership.Role.OWNER):
+        messages.error(request, _("Only an owner can make an owner."))
+    elif user is None:
+        messages.error(request, _("No user is called “%(name)s”.") % {"name": username})
+    elif membership.club.memberships.filter(user=user).exists():
+        messages.error(request, _("%(name)s is already a member.") % {"name": username})
+    else:
+        services.add_member(club=membership.club, user=user, role=role)
+        messages.success(request, _("%(name)s joined the club.") % {"name": username})
+    return redirect("pages:club-members", club_id=club_id)
+
+
+@login_required
+@require_POST
+def member_change(request: HttpRequest, club_id: int, membership_id: int) -> HttpResponse:
+    """Change a member's role (``role``) or remove them (``remove``); a member may leave."""
+    mine = _membership(request, club_id)
+    target = selectors.club_memberships(mine.club).filter(pk=membership_id).first()
+    if target is None:
+        raise Http404("No such member.")
+    leaving = target.pk == mine.pk and "remove" in request.POST
+    if not leaving and not mine.has_role(Membership.Role.ADMIN):
+        raise PermissionDenied(_("Only the club's admins can do this."))
+    role = request.POST.get("role", target.role)
+    owner_involved = Membership.Role.OWNER in (role, target.role)
+    if not leaving and owner_involved and not mine.has_role(Membership.Role.OWNER):
+        raise PermissionDenied(_("Only an owner can change or remove an owner."))
+    if role not in Membership.Role.values:
+        messages.error(request, _("Unknown role."))
+        return redirect("pages:club-members", club_id=club_id)
+    try:
+        if "remove" in request.POST:
+            services.remove_member(membership=target)
+        else:
+            services.change_role(membership=target, role=role)
+    except services.RoleError:
+        messages.error(request, _("A club must keep at least one owner."))
+        return redirect("pages:club-members", club_id=club_id)
+    if leaving:
+        messages.success(request, _("You left %(club)s.") % {"club": mine.club.name})
+        return redirect("pages:club-list")
+    messages.success(request, _("Saved."))
+    return redirect("pages:club-members", club_id=club_id)
+
+
+# -- matches ---------------------------------------------------------------------------
+
+
+def _filtered(matches: QuerySet[Match], query: dict[str, str]) -> QuerySet[Match]:
+    """The match list's filters; a value that does not parse is ignored, never a 500."""
+    search = query.get("q", "").strip().lstrip("#")
+    if search:
+        condition = Q(source_match_id=search)
+        if search.isdigit():
+            condition |= Q(pk=int(search))
+        matches = matches.filter(condition)
+    if query.get("player"):
+        matches = matches.filter(seats__player__handle=query["player"])
+    if query.get("status") in STATUS_FILTERS:
+        matches = matches.filter(status__in=STATUS_FILTERS[query["status"]])
+    if query.get("ruleset"):
+        matches = matches.filter(ruleset_name=query["ruleset"])
+    for key, lookup in (("from", "played_at__date__gte"), ("to", "played_at__date__lte")):
+        with contextlib.suppress(ValueError):
+            matches = matches.filter(**{lookup: date.fromisoformat(query.get(key, ""))})
+    return matches
+
+
+@login_required
+def match_list(request: HttpRequest, club_id: int) -> HttpResponse:
     membership = _membership(request, club_id)
     club = membership.club
-    context: dict[str, object] = {"club": club, "errors": [], "text": ""}
+    query = {k: request.GET.get(k, "") for k in ("q", "player", "status", "ruleset", "from", "to")}
+    matches = _filtered(selectors.club_matches(club), query)
+    page = Paginator(matches, PAGE_SIZE).get_page(request.GET.get("page"))
+    kept = "&".join(f"{k}={v}" for k, v in request.GET.items() if k != "page" and v)
+    return render(
+        request,
+        "records/match_list.html",
+        {
+            "club": club,
+            "membership": membership,
+            "matches": page.object_list,
+            "page": page,
+            "query": query,
+            "kept": kept,
+            "filtered": any(query.values()),
+            "players": selectors.club_players(club).values_list("handle", flat=True),
+            "rulesets": Match.objects.filter(club=club).order_by("ruleset_name")
+            .values_list("ruleset_name", flat=True).distinct(),
+            "statuses": list(STATUS_FILTERS),
+            "pending": any(m.status in Match.PENDING for m in page.object_list),
+        },
+    )
+
+
+def _document_error(exc: DocumentError) -> str:
+    if exc.kind == "invalid_json":
+        return _("This is not valid JSON.")
+    return _("The document does not follow the log format.")
+
+
+def _upload_one(club: Club, raw: bytes, request: HttpRequest) -> dict[str, Any]:
+    """One document: the outcome as one result line (never raises for a bad document)."""
+    try:
+        result = services.upload_match(club=club, raw=raw, uploaded_by=signed_in(request))
+    except UploadTooLarge:
+        return {"ok": False, "detail": _too_large(), "errors": []}
+    except DocumentError as exc:
+        return {"ok": False, "detail": _document_error(exc), "errors": exc.errors}
+    if result.created:
+        verify_match.delay_on_commit(result.match.pk)
+    url = reverse("pages:match-detail", args=[club.pk, result.match.pk])
+    return {"ok": True, "created": result.created, "match": result.match.pk,
+            "url": url + ("" if result.created else "?duplicate=1")}
+
+
+def _upload_text() -> dict[str, str]:
+    """The upload script's sentences, in the page language."""
+    return {"too_large": _too_large(), "sending": _("sending…"), "match": _("match #{id}"),
+            "already": _("already uploaded"), "failed": _("the upload failed")}
+
+
+def _too_large() -> str:
+    return _("The file is larger than the limit of %(size)s.") % {
+        "size": filesizeformat(settings.UPLOAD_MAX_BYTES)}
+
+
+@login_required
+def match_upload(request: HttpRequest, club_id: int) -> HttpResponse:
+    """One document (a file or pasted text) goes to its match; several files, one line each.
+
+    ``Accept: application/json`` (the page's script, one file a request) gets the line as JSON.
+    """
+    club = _membership(request, club_id).club
+    context: dict[str, Any] = {"club": club, "errors": [], "text": "", "results": [],
+                               "limit": settings.UPLOAD_MAX_BYTES, "script_text": _upload_text()}
     if request.method != "POST":
         return render(request, "records/match_upload.html", context)
     try:
-        upload = request.FILES.get("file")
-        text = request.POST.get("document", "")
-        if upload is not None:
-            if upload.size is not None and upload.size > too_large_json()["limit"]:
-                raise UploadTooLarge()
-            raw = upload.read()
-        else:
-            raw = text.encode("utf-8")
-        context["text"] = text
-        result = services.upload_match(club=club, raw=raw, uploaded_by=signed_in(request))
-    except (UploadTooLarge, RequestDataTooBig):
-        context["detail"] = too_large_json()["detail"]
+        files = request.FILES.getlist("file")
+        context["text"] = request.POST.get("document", "")
+    except RequestDataTooBig:
+        files = []
+        context["detail"] = _too_large()
         return render(request, "records/match_upload.html", context, status=413)
-    except DocumentError as exc:
-        context["detail"] = exc.detail
-        context["errors"] = exc.errors
-        return render(request, "records/match_upload.html", context, status=400)
-    if result.created:
-        verify_match.delay_on_commit(result.match.pk)
-    url = redirect("pages:match-detail", club_id=club.pk, match_id=result.match.pk).url
-    return redirect(url + ("" if result.created else "?duplicate=1"))
+    items: list[tuple[str, bytes | None]] = []
+    for upload in files:
+        big = upload.size is not None and upload.size > settings.UPLOAD_MAX_BYTES
+        items.append((upload.name or "?", None if big else upload.read()))
+    if not files:
+        items.append(("", context["text"].encode("utf-8")))
+    results = []
+    for name, raw in items:
+        line = (_upload_one(club, raw, request) if raw is not None
+                else {"ok": False, "detail": _too_large(), "errors": []})
+        results.append({"name": name, **line})
+    if request.headers.get("Accept") == "application/json":
+        return JsonResponse(results[0], status=200 if results[0]["ok"] else 400)
+    if len(results) == 1:
+        only = results[0]
+        if only["ok"]:
+            return redirect(only["url"])
+        context.update(detail=only["detail"], errors=only["errors"])
+        too_big = only["detail"] == _too_large()
+        return render(request, "records/match_upload.html", context, status=413 if too_big else 400)
+    context["results"] = results
+    return render(request, "records/match_upload.html", context)

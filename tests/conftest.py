@@ -39,6 +39,14 @@ def eager_tasks() -> Iterator[None]:
     celery_app.conf.task_always_eager = before
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _catalogues() -> None:
+    """The zh-Hans pages need the compiled catalogue (`make install` compiles it too)."""
+    from django.core.management import call_command
+
+    call_command("compilemessages", verbosity=0)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache(request: pytest.FixtureRequest) -> None:
     """Upload counts live in the cache: each Django test starts with none."""

@@ -7,7 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
 from analysis import pages as analysis_pages
-from analysis import stats_pages
+from analysis import stats_pages, viewer
 from records import pages as records_pages
 
 api: list[URLPattern | URLResolver] = [
@@ -18,16 +18,24 @@ api: list[URLPattern | URLResolver] = [
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]
 
+MATCH = "clubs/<int:club_id>/matches/<int:match_id>/"
 pages: list[URLPattern | URLResolver] = [
     path("", records_pages.home, name="home"),
     path("clubs/", records_pages.club_list, name="club-list"),
     path("clubs/<int:club_id>/", records_pages.match_list, name="match-list"),
     path("clubs/<int:club_id>/upload/", records_pages.match_upload, name="match-upload"),
+    path("clubs/<int:club_id>/members/", records_pages.club_members, name="club-members"),
+    path("clubs/<int:club_id>/members/add/", records_pages.member_add, name="member-add"),
     path(
-        "clubs/<int:club_id>/matches/<int:match_id>/",
-        analysis_pages.match_detail,
-        name="match-detail",
+        "clubs/<int:club_id>/members/<int:membership_id>/",
+        records_pages.member_change,
+        name="member-change",
     ),
+    path(MATCH, analysis_pages.match_detail, name="match-detail"),
+    path(MATCH + "reverify/", analysis_pages.match_reverify, name="match-reverify"),
+    path(MATCH + "delete/", analysis_pages.match_delete, name="match-delete"),
+    # rounds counted from 1, as every page counts them (the API counts from 0)
+    path(MATCH + "rounds/<int:number>/", viewer.round_viewer, name="round-viewer"),
     path(
         "clubs/<int:club_id>/players/<int:player_id>/stats/",
         stats_pages.player_stats,
@@ -40,6 +48,8 @@ urlpatterns = [
     path("api/v1/", include((api, "api"))),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/signup/", records_pages.signup, name="signup"),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("", include((pages, "pages"))),
 ]

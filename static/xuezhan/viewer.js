@@ -1,0 +1,337 @@
+// The replay viewer: draws one round's replay frames (embedded by the page with json_script)
+// and steps through them. Plain JavaScript, no build step. Step 0 is the deal, step n the
+// table after event n (events counted from 1). Every frame key is read defensively: the
+// engine may add keys, and an older frame may lack some.
+"use strict";
+(function () {
+  var root = document.getElementById("viewer");
+  var source = document.getElementById("viewer-data");
+  if (!root || !source) return;
+  var data = JSON.parse(source.textContent);
+  var frames = Array.isArray(data.frames) ? data.frames : [];
+  if (!frames.length) return;
+  var names = data.names || [];
+  var T = data.text || {};
+  var labels = data.labels || {};
+  var last = frames.length - 1;
+  var SUIT_CHAR = { m: "万", p: "筒", s: "条" };
+  var SEATS = [0, 1, 2, 3];
+
+  var state = { step: 0, seeAs: null, timer: null };
+  var $ = function (id) { return document.getElementById(id); };
+
+  function fmt(text, args) {
+    return String(text || "").replace(/\{(\w+)\}/g, function (whole, key) {
+      return Object.prototype.hasOwnProperty.call(args, key) ? String(args[key]) : whole;
+    });
+  }
+  function nameOf(seat) {
+    return seat !== null && seat !== undefined && names[seat] !== undefined ? names[seat] : "?";
+  }
+  function tileText(tile) {
+    return typeof tile === "string" && tile.length === 2 ? tile[0] + (SUIT_CHAR[tile[1]] || tile[1]) : "?";
+  }
+  function tileLabel(tile) {
+    if (typeof tile !== "string" || tile.length !== 2) return "?";
+    return fmt(T.tile, { rank: tile[0], suit: (labels.suit || {})[tile[1]] || SUIT_CHAR[tile[1]] || tile[1] });
+  }
+  function make(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = text;
+    return node;
+  }
+  function tileNode(tile, extra, title) {
+    var node = make("span", "tile suit-" + (tile ? tile[1] : "x") + (extra ? " " + extra : ""));
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", tileLabel(tile) + (title ? " — " + title : ""));
+    if (title) node.title = title;
+    node.appendChild(make("b", null, tile ? tile[0] : "?"));
+    node.appendChild(make("i", null, tile ? SUIT_CHAR[tile[1]] || tile[1] : ""));
+    return node;
+  }
+  function backNode() {
+    var node = make("span", "tile back");
+    node.setAttribute("aria-hidden", "true");
+    return node;
+  }
+
+  // -- what the frames do not say directly: rivers with claimed and won tiles, the win order,
+  // each winner's winning tile, the exchange, and where the next win / kong / violation is
+  var derived = [];
+  (function derive() {
+    var rivers = [[], [], [], []], order = [], winTile = {}, gave = null;
+    frames.forEach(function (frame, step) {
+      var action = frame && frame.action;
+      var type = action && action.type;
+      if (type === "exchange") gave = action.give || null;
+      if (type === "discard" && rivers[action.actor]) rivers[action.actor].push({ tile: action.tile, mark: null, by: null });
+      var claims = type === "peng" || (type === "gang" && action.kind === "ming") || type === "hu";
+      if (claims && action.target !== undefined && action.target !== null && rivers[action.target]) {
+        var river = rivers[action.target];
+        var top = river[river.length - 1]; // only the last discard can be claimed
+        if (top && top.tile === action.tile) {
+          if (type === "hu") { top.mark = "won"; top.by = (top.by || []).concat([action.actor]); } // 一炮多响: several
+          else if (top.mark === null) { top.mark = "claimed"; top.by = [action.actor]; }
+        }
+      }
+      if (type === "hu" && order.indexOf(action.actor) < 0) { order.push(action.actor); winTile[action.actor] = action.tile; }
+      derived.push({
+        rivers: rivers.map(function (r) { return r.map(function (t) { return { tile: t.tile, mark: t.mark, by: t.by }; }); }),
+        order: order.slice(), winTile: Object.assign({}, winTile), gave: gave,
+        win: type === "hu", kong: type === "gang"
+      });
+    });
+  })();
+
+  var violationsAt = {};
+  (data.violations || []).forEach(function (v) {
+    (violationsAt[v.step] = violationsAt[v.step] || []).push(v);
+  });
+  if (!(data.violations || []).length) { // not verified yet: the frames' own problems
+    frames.forEach(function (frame, step) {
+      (frame.problems || []).forEach(function (p) {
+        var message = String(p.message || "").replace(/\bseat ([0-3])\b/g, function (m, s) { return nameOf(+s); });
+        (violationsAt[step] = violationsAt[step] || []).push({ step: step, code: p.code, label: p.code, message: message, seat: p.seat });
+      });
+    });
+  }
+
+  function describe(step) {
+    var frame = frames[step] || {};
+    var action = frame.action;
+    if (!action) {
+      var dice = Array.isArray(data.dice) ? data.dice.join(" + ") : null;
+      return fmt(dice ? T.deal_dice : T.deal, { dealer: nameOf(data.dealer), dice: dice });
+    }
+    var args = { actor: nameOf(action.actor), target: nameOf(action.target), tile: tileText(action.tile) };
+    switch (action.type) {
+      case "exchange": return fmt(T.exchange, { die: action.die === undefined ? "?" : action.die });
+      case "dingque":
+        return fmt(T.dingque, { suits: (action.suits || []).map(function (s, seat) {
+          return nameOf(seat) + " " + (SUIT_CHAR[s] || s);
+        }).join(", ") });
+      case "draw": return fmt(T.draw, args);
+      case "discard": return fmt(T.discard, args);
+      case "peng": return fmt(T.peng, args);
+      case "gang": return fmt(T["gang_" + action.kind] || T.gang_ming, args);
+      case "hu": return fmt(action.target === undefined || action.target === null ? T.hu_self : T.hu_discard, args);
+      default: return fmt(T.other, { number: step, type: action.type });
+    }
+  }
+
+  // the tiles a seat received in the exchange: its hand after, less its hand before without
+  // the three it gave (the direction is the ruleset's; the hands say what happened)
+  function received(seat) {
+    var before = ((frames[state.step - 1] || {}).hands || [])[seat] || [];
+    var after = ((frames[state.step] || {}).hands || [])[seat] || [];
+    var left = {};
+    before.forEach(function (t) { left[t] = (left[t] || 0) + 1; });
+    (derived[state.step].gave[seat] || []).forEach(function (t) { left[t] = (left[t] || 0) - 1; });
+    return after.filter(function (t) {
+      if (left[t] > 0) { left[t] -= 1; return false; }
+      return true;
+    });
+  }
+
+  // -- drawing ---------------------------------------------------------------------------
+  function renderSeat(seat, frame, info) {
+    var panel = root.querySelector('.seat[data-seat="' + seat + '"]');
+    if (!panel) return;
+    var hidden = state.seeAs !== null && state.seeAs !== seat;
+    var won = Array.isArray(frame.won) && frame.won[seat];
+    panel.classList.toggle("to-act", frame.to_act === seat);
+    panel.classList.toggle("has-won", !!won);
+    var badges = panel.querySelector(".badges");
+    badges.textContent = "";
+    if (seat === data.dealer) badges.appendChild(make("span", "badge dealer", T.dealer));
+    var voids = frame.voids || [];
+    if (voids[seat]) badges.appendChild(make("span", "badge void suit-" + voids[seat], fmt(T.void, { suit: SUIT_CHAR[voids[seat]] || voids[seat] })));
+    if (won) badges.appendChild(make("span", "badge won", fmt(T.won, { order: info.order.indexOf(seat) + 1 || "?" })));
+    if (frame.to_act === seat && !won) badges.appendChild(make("span", "badge to-act", T.to_act));
+    var scores = frame.scores || [];
+    var score = scores[seat];
+    panel.querySelector(".score").textContent = score === undefined ? "" : (score > 0 ? "+" : "") + score;
+
+    var hand = panel.querySelector(".hand");
+    hand.textContent = "";
+    var tiles = (frame.hands || [])[seat] || [];
+    if (hidden) {
+      tiles.forEach(function () { hand.appendChild(backNode()); });
+      hand.setAttribute("aria-label", fmt(T.hidden, { count: tiles.length }));
+    } else {
+      hand.removeAttribute("aria-label");
+      var winning = info.winTile[seat], marked = false;
+      tiles.forEach(function (t) {
+        var isWin = won && !marked && t === winning;
+        if (isWin) marked = true;
+        hand.appendChild(tileNode(t, isWin ? "winning" : ""));
+      });
+    }
+    var melds = panel.querySelector(".melds");
+    melds.textContent = "";
+    ((frame.melds || [])[seat] || []).forEach(function (meld) {
+      var kind = meld.kind === "peng" ? "peng" : meld.kind;
+      var group = make("span", "meld meld-" + kind);
+      var count = kind === "peng" ? 3 : 4;
+      var from = meld.from !== undefined && meld.from !== null && meld.from !== seat ? fmt(T.meld_from, { name: nameOf(meld.from) }) : "";
+      var title = (T[kind + "_meld"] || kind) + (from ? ", " + from : "");
+      for (var i = 0; i < count; i++) {
+        if (kind === "an" && (i === 0 || i === 3)) group.appendChild(backNode());
+        else group.appendChild(tileNode(meld.tile, i === 1 && from ? "claimed" : "", title));
+      }
+      if (from) group.appendChild(make("small", "meld-from", from));
+      melds.appendChild(group);
+    });
+    var gave = panel.querySelector(".gave");
+    var exchangeStep = frames[state.step] && frames[state.step].action && frames[state.step].action.type === "exchange";
+    gave.textContent = "";
+    if (exchangeStep && info.gave && info.gave[seat] && !hidden) {
+      gave.appendChild(make("span", null, fmt(T.gave, { tiles: "" })));
+      info.gave[seat].forEach(function (t) { gave.appendChild(tileNode(t, "small")); });
+      var got = received(seat);
+      if (got.length) {
+        gave.appendChild(make("span", "got", fmt(T.received, { tiles: "" })));
+        got.forEach(function (t) { gave.appendChild(tileNode(t, "small")); });
+      }
+    }
+    var river = panel.querySelector(".river");
+    river.textContent = "";
+    (info.rivers[seat] || []).forEach(function (entry) {
+      var by = (entry.by || []).map(nameOf).join(", ");
+      var title = entry.mark === "claimed" ? fmt(T.claimed_by, { name: by })
+        : entry.mark === "won" ? fmt(T.won_by, { name: by }) : "";
+      river.appendChild(tileNode(entry.tile, "small" + (entry.mark ? " " + entry.mark : ""), title));
+    });
+  }
+
+  function renderStepList() {
+    var list = $("step-list");
+    if (!list) return;
+    frames.forEach(function (frame, step) {
+      var item = make("li");
+      var button = make("button", "link", describe(step));
+      button.type = "button";
+      button.dataset.step = step;
+      if (violationsAt[step]) item.classList.add("has-violation");
+      item.appendChild(button);
+      list.appendChild(item);
+    });
+    list.addEventListener("click", function (event) {
+      var target = event.target.closest("button[data-step]");
+      if (target) go(+target.dataset.step);
+    });
+  }
+
+  function render() {
+    var step = state.step, frame = frames[step] || {}, info = derived[step];
+    SEATS.forEach(function (seat) { renderSeat(seat, frame, info); });
+    $("step-slider").value = step;
+    $("step-label").textContent = fmt(T.step, { step: step, last: last });
+    $("step-text").textContent = describe(step);
+    var wall = frame.wall_remaining;
+    var facts = [];
+    if (wall !== undefined && wall !== null) facts.push(fmt(T.wall, { count: wall }));
+    if (Array.isArray(data.dice)) facts.push(fmt(T.dice, { dice: data.dice.join(" + ") }));
+    facts.push(fmt(T.dealer_is, { name: nameOf(data.dealer) }));
+    $("wall-count").textContent = facts.join(" · ");
+    $("win-order").textContent = info.order.length
+      ? fmt(T.win_order, { names: info.order.map(nameOf).join(" → ") }) : T.no_win;
+    var box = $("step-violations");
+    box.textContent = "";
+    (violationsAt[step] || []).forEach(function (v) {
+      var item = make("li", "violation");
+      item.appendChild(make("strong", null, v.label || v.code));
+      item.appendChild(document.createTextNode(" " + (v.message || "")));
+      box.appendChild(item);
+    });
+    box.hidden = !violationsAt[step];
+    root.classList.toggle("at-violation", !!violationsAt[step]);
+    var settlement = $("settlement");
+    if (settlement) settlement.hidden = step !== last;
+    var list = $("step-list");
+    if (list) {
+      var previous = list.querySelector("li.current");
+      if (previous) previous.classList.remove("current");
+      var current = list.children[step];
+      if (current) {
+        current.classList.add("current");
+        var box2 = list.parentElement;
+        if (box2 && (current.offsetTop < box2.scrollTop || current.offsetTop > box2.scrollTop + box2.clientHeight - 30)) {
+          box2.scrollTop = current.offsetTop - box2.clientHeight / 2;
+        }
+      }
+    }
+    if (window.history && window.history.replaceState) window.history.replaceState(null, "", "#step=" + step);
+  }
+
+  function go(step) {
+    state.step = Math.max(0, Math.min(last, step | 0));
+    render();
+  }
+  function jump(test) {
+    for (var s = state.step + 1; s <= last; s++) if (test(s)) return go(s);
+  }
+  function stop() {
+    if (state.timer !== null) clearInterval(state.timer);
+    state.timer = null;
+    $("play").textContent = "▶ " + T.play;
+    $("play").setAttribute("aria-pressed", "false");
+  }
+  function play() {
+    if (state.timer !== null) return stop();
+    if (state.step >= last) go(0);
+    $("play").textContent = "⏸ " + T.pause;
+    $("play").setAttribute("aria-pressed", "true");
+    state.timer = setInterval(function () {
+      if (state.step >= last) return stop();
+      go(state.step + 1);
+    }, +$("speed").value || 1000);
+  }
+  function fromHash() {
+    var m = /step=(\d+|end)/.exec(window.location.hash || "");
+    if (m) go(m[1] === "end" ? last : +m[1]);
+  }
+
+  // -- controls ----------------------------------------------------------------------------
+  var slider = $("step-slider");
+  slider.max = last;
+  slider.addEventListener("input", function () { go(+slider.value); });
+  $("first").addEventListener("click", function () { go(0); });
+  $("prev").addEventListener("click", function () { go(state.step - 1); });
+  $("next").addEventListener("click", function () { go(state.step + 1); });
+  $("last").addEventListener("click", function () { go(last); });
+  $("play").addEventListener("click", play);
+  $("speed").addEventListener("change", function () { if (state.timer !== null) { stop(); play(); } });
+  $("next-win").addEventListener("click", function () { jump(function (s) { return derived[s].win; }); });
+  $("next-kong").addEventListener("click", function () { jump(function (s) { return derived[s].kong; }); });
+  $("next-violation").addEventListener("click", function () { jump(function (s) { return !!violationsAt[s]; }); });
+  $("to-end").addEventListener("click", function () { go(last); });
+  $("see-as").addEventListener("change", function () {
+    var value = $("see-as").value;
+    state.seeAs = value === "" ? null : +value;
+    root.classList.toggle("seeing-as", state.seeAs !== null);
+    render();
+  });
+  document.addEventListener("keydown", function (event) {
+    var tag = event.target && event.target.tagName;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && event.target.type !== "range")) return;
+    var keys = {
+      ArrowLeft: function () { go(state.step - 1); }, ArrowRight: function () { go(state.step + 1); },
+      Home: function () { go(0); }, End: function () { go(last); }, " ": play
+    };
+    if (event.key === " " && tag === "BUTTON") return; // the button's own action
+    var action = keys[event.key];
+    if (!action) return;
+    event.preventDefault();
+    if (event.key !== " ") stop();
+    action();
+  });
+  window.addEventListener("hashchange", fromHash);
+
+  renderStepList();
+  var opening = /step=(\d+|end)/.exec(window.location.hash || "");
+  go(opening ? (opening[1] === "end" ? last : +opening[1]) : 0);
+  root.classList.add("ready");
+})();

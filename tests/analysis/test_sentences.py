@@ -1,0 +1,48 @@
+"""Settlement sentences in the page language: English word for word as the engine's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.utils import translation
+
+from analysis.sentences import sentence
+from tests.records.documents import data_documents
+from xuezhan.replay import verify_document
+from xuezhan.simulate import simulate_match
+
+
+def _payments() -> list[Any]:
+    documents = list(data_documents().values())
+    documents += [simulate_match(seed, 4, preset) for seed in range(6)
+                  for preset in ("chengdu", "online")]
+    found = []
+    for doc in documents:
+        report = verify_document(doc)
+        found += [p for r in report.rounds for p in r.settlement.payments]
+    return found
+
+
+PAYMENTS = _payments()
+
+
+def test_the_corpus_has_every_kind_of_payment() -> None:
+    reasons = {p.reason for p in PAYMENTS}
+    assert {"win_self_drawn", "win_discard", "win_rob_kong", "kong_direct", "kong_added",
+            "kong_concealed", "call_transfer", "flower_pig", "ting_check", "tax_refund"} <= reasons
+
+
+def test_in_english_every_sentence_is_the_engine_s_own() -> None:
+    with translation.override("en"):
+        for p in PAYMENTS:
+            assert sentence(p.reason, p.params, lambda n: f"seat {n}") == p.detail
+
+
+@pytest.mark.django_db
+def test_in_chinese_every_sentence_is_chinese_with_the_players_names() -> None:
+    names = ["alice", "bob", "carol", "dave"]
+    with translation.override("zh-hans"):
+        for p in PAYMENTS:
+            text = sentence(p.reason, p.params, lambda n: names[n])
+            assert text.endswith("。") and " pays " not in text and "seat" not in text, text

@@ -1,0 +1,170 @@
+"""The site in a real browser: the replay viewer's controls, languages, links, the upload form."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from tests.records.documents import DATA, dumps, illegal_document, make_document
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def verified(club: Any, upload: Any) -> Any:
+    """``verified(doc)``: the document uploaded and verified, its Match returned."""
+    from analysis import services
+
+    def do(doc: Any) -> Any:
+        match = upload(doc)
+        services.verify_match(match_id=match.pk)
+        match.refresh_from_db()
+        return match
+
+    return do
+
+
+def _step(page: Any) -> int:
+    return int(re.search(r"step=(\d+)", page.url)[1])  # type: ignore[index]
+
+
+def test_the_keyboard_and_the_slider_step_through_a_round(
+    visit: Any, club: Any, verified: Any
+) -> None:
+    doc = make_document(1, turns=10)
+    match = verified(doc)
+    last = len(doc["rounds"][0]["events"])
+    page = visit("mia", f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/")
+    assert page.locator("#step-label").inner_text() == f"Step 0 of {last}"
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert _step(page) == 3 and "discards" in page.locator("#step-text").inner_text()
+    page.keyboard.press("ArrowLeft")
+    assert _step(page) == 2
+    page.keyboard.press("End")
+    assert _step(page) == last
+    page.keyboard.press("Home")
+    assert _step(page) == 0 and "The deal: alice deals" in page.locator("#step-text").inner_text()
+    page.locator("#step-slider").fill("7")
+    assert _step(page) == 7 and page.locator("#step-label").inner_text() == f"Step 7 of {last}"
+    tiles = page.locator('.seat[data-seat="0"] .hand .tile')
+    assert tiles.count() > 0 and re.match(r"\d \w+", tiles.first.get_attribute("aria-label"))
+    assert page.errors == []
+
+
+def test_space_plays_and_pauses(visit: Any, club: Any, verified: Any) -> None:
+    match = verified(make_document(2, turns=10))
+    page = visit("mia", f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/")
+    page.select_option("#speed", "200")
+    page.locator("body").click(position={"x": 5, "y": 5})
+    page.keyboard.press(" ")
+    page.wait_for_function("location.hash.match(/step=(\\d+)/)[1] >= 3")
+    page.keyboard.press(" ")
+    paused = _step(page)
+    page.wait_for_timeout(600)
+    assert _step(page) == paused and page.locator("#play").get_attribute("aria-pressed") == "false"
+
+
+def test_a_link_with_a_step_opens_at_that_step(visit: Any, club: Any, verified: Any) -> None:
+    match = verified(make_document(3, turns=10))
+    page = visit("mia", f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/#step=5")
+    assert page.locator("#step-label").inner_text().startswith("Step 5 of")
+    assert page.locator("#step-list li.current").inner_text() == page.locator(
+        "#step-text").inner_text()
+
+
+def test_the_end_of_a_round_shows_the_settlement(visit: Any, club: Any, verified: Any) -> None:
+    match = verified(json.loads((DATA / "rob_kong_chengdu.json").read_text()))
+    payments = list(match.rounds.get().payments.all())
+    page = visit("mia", f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/")
+    assert page.locator("#settlement").is_hidden()
+    page.locator("#next-win").click()
+    assert "wins" in page.locator("#step-text").inner_text()
+    page.locator("#to-end").click()
+    settlement = page.locator("#settlement")
+    assert settlement.is_visible() and settlement.locator("li.payment").count() == len(payments)
+    assert "Win robbing a kong" in settlement.inner_text()
+    assert page.locator(".seat.has-won .tile.winning").count() >= 1
+
+
+def test_the_language_switch_keeps_the_step(visit: Any, club: Any, verified: Any) -> None:
+    match = verified(make_document(4, turns=10))
+    page = visit("mia", f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/#step=4")
+    page.locator("#language-form button[value=zh-hans]").click()
+    page.wait_for_url(re.compile(r".*#step=4$"))
+    assert page.locator("html").get_attribute("lang") == "zh-hans"
+    assert page.locator("#step-label").inner_text().startswith("第 4 /")
+    assert re.search("摸|打出", page.locator("#step-text").inner_text())
+    page.locator("#language-form button[value=en]").click()
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    assert page.locator("#step-label").inner_text().startswith("Step 4 of")
+
+
+def test_see_as_a_seat_hides_the_other_hands(visit: Any, club: Any, verified: Any) -> None:
+    match = verified(make_document(5, turns=10))
+    page = visit("mia", f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/#step=3")
+    page.select_option("#see-as", "1")
+    assert page.locator('.seat[data-seat="1"] .hand .tile.back').count() == 0
+    for seat in (0, 2, 3):
+        hand = page.locator(f'.seat[data-seat="{seat}"] .hand')
+        assert hand.locator(".tile.back").count() == hand.locator(".tile").count() > 0
+
+
+def test_a_violation_link_lands_on_its_step_and_the_viewer_marks_it(
+    visit: Any, club: Any, verified: Any
+) -> None:
+    match = verified(illegal_document(6))
+    violation = match.verification.violations.get(code="tile_not_in_hand")
+    page = visit("mia", f"/clubs/{club.pk}/matches/{match.pk}/")
+    page.locator("table.violations a").first.click()
+    page.wait_for_url(re.compile(r".*/rounds/1/#step=\d+$"))
+    assert _step(page) == violation.event_index + 1
+    marked = page.locator("#step-violations")
+    assert marked.is_visible() and "Tile not in hand" in marked.inner_text()
+    page.locator("#first").click()
+    page.locator("#next-violation").click()
+    assert _step(page) == violation.event_index + 1
+
+
+def test_the_upload_form_shows_each_file_s_result_and_errors(
+    visit: Any, club: Any, tmp_path: Any
+) -> None:
+    bad = make_document(7)
+    bad["rounds"][0]["dealer"] = 9
+    (tmp_path / "good.json").write_bytes(dumps(make_document(8)))
+    (tmp_path / "bad.json").write_bytes(dumps(bad))
+    (tmp_path / "broken.json").write_text("{nope")
+    page = visit("mia", f"/clubs/{club.pk}/upload/")
+    page.set_input_files("#file-input", [str(tmp_path / n) for n in
+                                         ("good.json", "bad.json", "broken.json")])
+    page.locator("#upload-form button[type=submit]").click()
+    lines = page.locator("#upload-results li")
+    lines.nth(2).filter(has_text="JSON").wait_for()
+    assert lines.count() == 3
+    assert "match #" in lines.nth(0).inner_text() and lines.nth(0).get_attribute("class") == "ok"
+    assert "$.rounds[0].dealer" in lines.nth(1).inner_text()
+    assert "not valid JSON" in lines.nth(2).inner_text()
+    page.goto(page.url)
+    page.fill("textarea[name=document]", "[1, 2")
+    page.locator("#upload-form button[type=submit]").click()
+    assert "not valid JSON" in page.locator("#upload-error").inner_text()
+    assert page.errors == [] or all("400" in e for e in page.errors)
+
+
+def test_no_page_logs_a_javascript_error(visit: Any, club: Any, verified: Any) -> None:
+    match = verified(illegal_document(9))
+    legal = verified(json.loads((DATA / "multiple_win_two_winners_chengdu.json").read_text()))
+    urls = ["/clubs/", f"/clubs/{club.pk}/", f"/clubs/{club.pk}/upload/",
+            f"/clubs/{club.pk}/members/", f"/clubs/{club.pk}/matches/{match.pk}/",
+            f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/#step=end",
+            f"/clubs/{club.pk}/matches/{legal.pk}/rounds/1/#step=end"]
+    for language in ("en", "zh-Hans"):
+        for width in (390, 1280):
+            page = visit("olga", urls[0], width=width, language=language)
+            for url in urls:
+                page.goto(page.url.split("/clubs/")[0] + url)
+                page.wait_for_load_state("load")
+                assert page.errors == [], (url, page.errors)

@@ -1,0 +1,293 @@
+"""The club pages: sign-up, clubs and members, the match list, the upload form, error pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from records.models import Club, Match, Membership
+from tests.records.documents import dumps, make_document
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def member(client: Any, cast: Any) -> Any:
+    client.force_login(cast["mia"])
+    return client
+
+
+def _as(client: Any, user: Any) -> Any:
+    client.force_login(user)
+    return client
+
+
+# -- sign-up and clubs ----------------------------------------------------------------------
+
+
+def test_signing_up_signs_in_and_leads_to_the_clubs(client: Any, settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    assert client.get("/accounts/signup/").status_code == 200
+    secret = "a long pass phrase 42"
+    response = client.post(
+        "/accounts/signup/", {"username": "wen", "password1": secret, "password2": secret})
+    assert response.status_code == 302 and response["Location"] == "/clubs/"
+    assert client.get("/clubs/").context["user"].username == "wen"
+
+
+def test_a_signed_in_user_creates_a_club_and_owns_it(client: Any, cast: Any) -> None:
+    response = _as(client, cast["nora"]).post("/clubs/", {"name": "Nora's table"})
+    club = Club.objects.get(name="Nora's table")
+    assert response["Location"] == f"/clubs/{club.pk}/"
+    assert club.memberships.get().role == Membership.Role.OWNER
+
+
+def test_a_club_without_a_name_is_refused_with_a_message(client: Any, cast: Any) -> None:
+    page = _as(client, cast["nora"]).post("/clubs/", {"name": "  "}, follow=True)
+    assert "needs a name" in page.content.decode() and not Club.objects.exists()
+
+
+# -- members ---------------------------------------------------------------------------
+
+
+def test_the_members_page_is_for_members_only(client: Any, club: Any, cast: Any) -> None:
+    assert _as(client, cast["mia"]).get(f"/clubs/{club.pk}/members/").status_code == 200
+    assert _as(client, cast["nora"]).get(f"/clubs/{club.pk}/members/").status_code == 404
+
+
+def test_an_admin_adds_a_member_by_name(client: Any, club: Any, cast: Any) -> None:
+    _as(client, cast["adam"]).post(f"/clubs/{club.pk}/members/add/", {"username": "nora"})
+    assert club.memberships.get(user=cast["nora"]).role == Membership.Role.MEMBER
+
+
+def test_a_member_cannot_add_members_and_an_admin_cannot_make_owners(
+    client: Any, club: Any, cast: Any
+) -> None:
+    url = f"/clubs/{club.pk}/members/add/"
+    assert _as(client, cast["mia"]).post(url, {"username": "nora"}).status_code == 403
+    page = _as(client, cast["adam"]).post(url, {"username": "nora", "role": "owner"}, follow=True)
+    assert "Only an owner can make an owner" in page.content.decode()
+    assert not club.memberships.filter(user=cast["nora"]).exists()
+
+
+def test_adding_an_unknown_user_says_so(client: Any, club: Any, cast: Any) -> None:
+    page = _as(client, cast["adam"]).post(
+        f"/clubs/{club.pk}/members/add/", {"username": "nobody"}, follow=True)
+    assert "No user is called “nobody”" in page.content.decode()
+
+
+def test_roles_change_by_the_api_s_rules(client: Any, club: Any, cast: Any) -> None:
+    mia = club.memberships.get(user=cast["mia"])
+    olga = club.memberships.get(user=cast["olga"])
+    admin = _as(client, cast["adam"])
+    assert admin.post(f"/clubs/{club.pk}/members/{mia.pk}/", {"role": "admin"}).status_code == 302
+    mia.refresh_from_db()
+    assert mia.role == "admin"
+    assert admin.post(f"/clubs/{club.pk}/members/{olga.pk}/", {"role": "member"}).status_code == 403
+    owner = _as(client, cast["olga"])
+    page = owner.post(f"/clubs/{club.pk}/members/{olga.pk}/", {"role": "member"}, follow=True)
+    assert "at least one owner" in page.content.decode()
+    olga.refresh_from_db()
+    assert olga.role == "owner"
+
+
+def test_a_member_leaves_and_an_admin_removes_a_member(client: Any, club: Any, cast: Any) -> None:
+    mia = club.memberships.get(user=cast["mia"])
+    adam = club.memberships.get(user=cast["adam"])
+    response = _as(client, cast["mia"]).post(f"/clubs/{club.pk}/members/{mia.pk}/", {"remove": "1"})
+    assert response["Location"] == "/clubs/" and not club.memberships.filter(pk=mia.pk).exists()
+    assert _as(client, cast["olga"]).post(
+        f"/clubs/{club.pk}/members/{adam.pk}/", {"remove": "1"}).status_code == 302
+    assert not club.memberships.filter(pk=adam.pk).exists()
+
+
+def test_a_plain_member_cannot_remove_another(client: Any, club: Any, cast: Any) -> None:
+    adam = club.memberships.get(user=cast["adam"])
+    mia = _as(client, cast["mia"])
+    response = mia.post(f"/clubs/{club.pk}/members/{adam.pk}/", {"remove": "1"})
+    assert response.status_code == 403 and club.memberships.filter(pk=adam.pk).exists()
+
+
+# -- the match list --------------------------------------------------------------------
+
+
+def test_the_match_list_pages_by_fifty(member: Any, club: Any, upload: Any) -> None:
+    for seed in range(53):
+        upload(make_document(100 + seed))
+    first = member.get(f"/clubs/{club.pk}/").content.decode()
+    assert first.count('<td><a href="/clubs/') == 50 and "Page 1 of 2 (53 matches)" in first
+    second = member.get(f"/clubs/{club.pk}/?page=2").content.decode()
+    assert second.count('<td><a href="/clubs/') == 3
+
+
+def test_the_match_list_filters_by_player_status_ruleset_date_and_id(
+    member: Any, club: Any, upload: Any
+) -> None:
+    from analysis import services
+
+    plain = upload(make_document(1))
+    other = upload(make_document(2, players=("erin", "bob", "carol", "dave"), match_id="src-2"))
+    services.verify_match(match_id=other.pk)
+
+    def listed(query: str) -> set[int]:
+        page = member.get(f"/clubs/{club.pk}/?{query}")
+        return {m.pk for m in page.context["matches"]}
+
+    assert listed("player=erin") == {other.pk}
+    assert listed("status=verifying") == {plain.pk}
+    assert listed("status=legal") == {other.pk}
+    assert listed("ruleset=chengdu") == {plain.pk, other.pk}
+    assert listed("ruleset=online") == set()
+    assert listed(f"q={plain.pk}") == {plain.pk} and listed("q=src-2") == {other.pk}
+    assert listed("from=2026-11-03") == {other.pk} and listed("to=2026-11-02") == {plain.pk}
+    assert listed("from=not-a-date&status=nonsense") == {plain.pk, other.pk}
+
+
+def test_a_list_with_verifying_matches_refreshes_itself(
+    member: Any, club: Any, upload: Any
+) -> None:
+    from analysis import services
+
+    match = upload(make_document(3))
+    assert '<meta http-equiv="refresh"' in member.get(f"/clubs/{club.pk}/").content.decode()
+    services.verify_match(match_id=match.pk)
+    assert '<meta http-equiv="refresh"' not in member.get(f"/clubs/{club.pk}/").content.decode()
+
+
+def test_the_match_list_queries_do_not_grow_with_the_matches(
+    member: Any, club: Any, upload: Any
+) -> None:
+    counts = []
+    for seeds in (range(2), range(2, 12)):
+        for seed in seeds:
+            upload(make_document(200 + seed))
+        with CaptureQueriesContext(connection) as queries:
+            assert member.get(f"/clubs/{club.pk}/").status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
+
+
+# -- uploads ---------------------------------------------------------------------------
+
+
+def test_a_file_over_the_limit_is_refused_in_the_form(
+    member: Any, club: Any, settings: Any
+) -> None:
+    settings.UPLOAD_MAX_BYTES = 1000
+    big = SimpleUploadedFile("big.json", b" " * 2000 + dumps(make_document(1)), "application/json")
+    response = member.post(f"/clubs/{club.pk}/upload/", {"file": big})
+    page = response.content.decode()
+    assert response.status_code == 413 and response["Content-Type"].startswith("text/html")
+    assert "larger than the limit of 1000\xa0bytes" in page and 'id="upload-form"' in page
+    assert not Match.objects.exists()
+
+
+def test_a_body_over_the_limit_gets_a_page_not_json(member: Any, club: Any, settings: Any) -> None:
+    settings.UPLOAD_MAX_BYTES = 1000
+    response = member.post(f"/clubs/{club.pk}/upload/", {"document": "x" * 200_000})
+    assert response.status_code == 413 and response["Content-Type"].startswith("text/html")
+    assert "Nothing was stored" in response.content.decode()
+
+
+def test_bad_json_is_shown_in_the_form(member: Any, club: Any) -> None:
+    response = member.post(f"/clubs/{club.pk}/upload/", {"document": "{not json"})
+    page = response.content.decode()
+    assert response.status_code == 400 and "not valid JSON" in page and "<code>$</code>" in page
+
+
+def test_several_files_give_one_result_line_each(member: Any, club: Any) -> None:
+    bad = make_document(2)
+    bad["rounds"][0]["dealer"] = 7
+    files = [SimpleUploadedFile("a.json", dumps(make_document(1))),
+             SimpleUploadedFile("b.json", dumps(bad)),
+             SimpleUploadedFile("c.json", dumps(make_document(1)))]
+    response = member.post(f"/clubs/{club.pk}/upload/", {"file": files})
+    results = response.context["results"]
+    assert [r["name"] for r in results] == ["a.json", "b.json", "c.json"]
+    assert [r["ok"] for r in results] == [True, False, True]
+    assert results[2]["created"] is False and results[2]["match"] == results[0]["match"]
+    assert "$.rounds[0].dealer" in response.content.decode()
+
+
+def test_the_upload_script_gets_one_line_as_json(member: Any, club: Any) -> None:
+    bad = make_document(2)
+    bad["rounds"][0]["hands"][0][0] = "0m"
+    response = member.post(f"/clubs/{club.pk}/upload/",
+                           {"file": SimpleUploadedFile("b.json", dumps(bad))},
+                           HTTP_ACCEPT="application/json")
+    body = response.json()
+    assert response.status_code == 400 and body["ok"] is False
+    assert any(e["path"] == "$.rounds[0].hands[0][0]" for e in body["errors"])
+    good = member.post(f"/clubs/{club.pk}/upload/",
+                       {"file": SimpleUploadedFile("g.json", dumps(make_document(3)))},
+                       HTTP_ACCEPT="application/json").json()
+    assert good["ok"] and good["url"] == f"/clubs/{club.pk}/matches/{good['match']}/"
+
+
+def test_upload_errors_are_shown_in_chinese_on_a_chinese_page(member: Any, club: Any) -> None:
+    response = member.post(f"/clubs/{club.pk}/upload/", {"document": "{"},
+                           HTTP_ACCEPT_LANGUAGE="zh-Hans")
+    assert "这不是有效的 JSON" in response.content.decode()
+
+
+# -- error pages -----------------------------------------------------------------------
+
+
+def test_the_404_page_is_styled_with_navigation(member: Any) -> None:
+    response = member.get("/no/such/page/")
+    page = response.content.decode()
+    assert response.status_code == 404 and 'class="error-page"' in page
+    assert 'href="/clubs/"' in page and "site.css" in page
+
+
+def test_the_403_page_explains_and_navigates(member: Any, club: Any) -> None:
+    response = member.post(f"/clubs/{club.pk}/members/add/", {"username": "nora"})
+    page = response.content.decode()
+    assert response.status_code == 403 and "admins" in page and 'class="error-page"' in page
+
+
+def test_the_500_page_is_styled_and_needs_no_request_context(rf: Any) -> None:
+    from records.errors import server_error
+
+    response = server_error(rf.get("/clubs/"))
+    page = response.content.decode()
+    assert response.status_code == 500 and 'class="error-page"' in page and "/clubs/" in page
+
+
+def test_every_club_page_answers_404_to_a_non_member(client: Any, club: Any, cast: Any,
+                                                      upload: Any) -> None:
+    match = upload(make_document(20))
+    olga = club.memberships.get(user=cast["olga"])
+    base = f"/clubs/{club.pk}"
+    gets = [f"{base}/", f"{base}/upload/", f"{base}/members/",
+            f"{base}/matches/{match.pk}/", f"{base}/matches/{match.pk}/rounds/1/"]
+    posts = [f"{base}/upload/", f"{base}/members/add/", f"{base}/members/{olga.pk}/",
+             f"{base}/matches/{match.pk}/reverify/", f"{base}/matches/{match.pk}/delete/"]
+    outsider = _as(client, cast["nora"])
+    assert [outsider.get(url).status_code for url in gets] == [404] * len(gets)
+    assert [outsider.post(url, {"remove": "1"}).status_code for url in posts] == [404] * len(posts)
+    assert Match.objects.filter(pk=match.pk).exists() and club.memberships.filter(pk=olga.pk)
+
+
+def test_signed_out_visitors_are_sent_to_sign_in(client: Any, club: Any) -> None:
+    for url in ("/clubs/", f"/clubs/{club.pk}/", f"/clubs/{club.pk}/members/"):
+        response = client.get(url)
+        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+
+
+def test_the_club_list_queries_do_not_grow_with_the_clubs(client: Any, cast: Any) -> None:
+    from records import services
+
+    user = _as(client, cast["nora"])
+    counts = []
+    for names in (["a"], ["b", "c", "d", "e", "f"]):
+        for name in names:
+            services.create_club(name=name, owner=cast["nora"])
+        with CaptureQueriesContext(connection) as queries:
+            assert user.get("/clubs/").status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
