@@ -53,7 +53,7 @@ from records.models import Club, Match, Player, Round, Seat  # noqa: E402
 
 CLUB = "Bench club"
 STATS_GOAL_MS, BOARD_GOAL_MS = 150.0, 300.0
-BATCH = 200  # matches copied per transaction
+BATCH = 250  # matches copied per transaction
 
 
 def main() -> int:
@@ -163,20 +163,22 @@ def _fill(club: Club, user: Any, args: argparse.Namespace, have: int) -> None:
     rows = {pk: _template(pk) for pk in templates}
     end = datetime.now(UTC)
     done = 0
-    start = time.perf_counter()
+    started = time.perf_counter()
     while done < copies:
+        batch = [
+            (
+                rows[rng.choice(templates)],
+                rng.sample(pool, 4),
+                end - timedelta(days=365 * rng.random()),
+                f"bench-{have}-{done + k}",
+            )
+            for k in range(min(BATCH, copies - done))
+        ]
         with transaction.atomic():
-            for _ in range(min(BATCH, copies - done)):
-                _copy(
-                    club,
-                    rows[rng.choice(templates)],
-                    rng.sample(pool, 4),
-                    end - timedelta(days=365 * rng.random()),
-                    f"bench-{have}-{done}",
-                )
-                done += 1
+            _copy(club, batch)
+        done += len(batch)
         print(f"\rcopied {done}/{copies} matches", end="", file=sys.stderr)
-    print(f"\ncopied in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    print(f"\ncopied in {time.perf_counter() - started:.0f} s", file=sys.stderr)
 
 
 def _template(match_id: int) -> dict[str, Any]:
@@ -193,51 +195,60 @@ def _template(match_id: int) -> dict[str, Any]:
     }
 
 
-def _copy(
-    club: Club, t: dict[str, Any], players: list[Player], played_at: datetime, key: str
-) -> None:
-    source = t["match"]
-    match = Match.objects.create(
-        club=club,
-        raw=b"",
-        document={},
-        content_sha256=key,
-        source_match_id=key,
-        ruleset=source.ruleset,
-        ruleset_name=source.ruleset_name,
-        played_at=played_at,
-        status=Match.Status.VERIFIED,
+def _copy(club: Club, batch: list[tuple[dict[str, Any], list[Player], datetime, str]]) -> None:
+    """Copy a batch of template matches in five bulk inserts (PostgreSQL returns the ids)."""
+    matches = Match.objects.bulk_create(
+        Match(
+            club=club,
+            raw=b"",
+            document={},
+            content_sha256=key,
+            source_match_id=key,
+            ruleset=t["match"].ruleset,
+            ruleset_name=t["match"].ruleset_name,
+            played_at=played_at,
+            status=Match.Status.VERIFIED,
+        )
+        for t, _, played_at, key in batch
     )
-    Seat.objects.bulk_create(Seat(match=match, seat=s, player=p) for s, p in enumerate(players))
+    Seat.objects.bulk_create(
+        Seat(match=match, seat=s, player=p)
+        for match, (_, players, _, _) in zip(matches, batch, strict=True)
+        for s, p in enumerate(players)
+    )
     rounds = Round.objects.bulk_create(
         Round(match=match, index=r.index, dealer=r.dealer, event_count=r.event_count)
+        for match, (t, _, _, _) in zip(matches, batch, strict=True)
         for r in t["rounds"]
     )
-    by_index = {r.index: r for r in rounds}
-    facts = []
-    for f in t["facts"]:
-        row = SeatResult(
-            **{
-                field.attname: getattr(f, field.attname)
-                for field in SeatResult._meta.concrete_fields
-            }
-        )
-        row.pk = None
-        row.round = by_index[f.round.index]
-        row.player = players[f.seat]
-        row.match, row.club, row.played_at = match, club, played_at
-        facts.append(row)
-    SeatResult.objects.bulk_create(facts)
-    payments = []
-    for p in t["payments"]:
-        line = Payment(
-            **{field.attname: getattr(p, field.attname) for field in Payment._meta.concrete_fields}
-        )
-        line.pk = None
-        line.round = by_index[p.round.index]
-        line.payer_player, line.payee_player = players[p.payer], players[p.payee]
-        payments.append(line)
-    Payment.objects.bulk_create(payments)
+    by_index = {(r.match_id, r.index): r for r in rounds}
+    facts, payments = [], []
+    for match, (t, players, played_at, _) in zip(matches, batch, strict=True):
+        for f in t["facts"]:
+            row = SeatResult(
+                **{
+                    field.attname: getattr(f, field.attname)
+                    for field in SeatResult._meta.concrete_fields
+                }
+            )
+            row.pk = None
+            row.round = by_index[match.pk, f.round.index]
+            row.player = players[f.seat]
+            row.match, row.club, row.played_at = match, club, played_at
+            facts.append(row)
+        for p in t["payments"]:
+            line = Payment(
+                **{
+                    field.attname: getattr(p, field.attname)
+                    for field in Payment._meta.concrete_fields
+                }
+            )
+            line.pk = None
+            line.round = by_index[match.pk, p.round.index]
+            line.payer_player, line.payee_player = players[p.payer], players[p.payee]
+            payments.append(line)
+    SeatResult.objects.bulk_create(facts, batch_size=5000)
+    Payment.objects.bulk_create(payments, batch_size=5000)
 
 
 def _explain(club: Club, player_id: int) -> None:

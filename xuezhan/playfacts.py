@@ -7,9 +7,7 @@ schema-valid round, apart from the verification's replay, so the verifier's hot 
 pays nothing for them. A faulty log gives facts as far as they can be read: a tile
 given away that the hand did not hold is simply not counted.
 
->>> from xuezhan.errors import XuezhanError
-from xuezhan.rules import Rules
-from xuezhan.shanten import shanten
+>>> from xuezhan.rules import Rules
 >>> round_doc = {"dealer": 0, "hands": ["123456789m1122p9s", "123456789p1122s",
 ...              "123456789s1122m", "345678m345678p3s"], "events": [
 ...     {"type": "dingque", "suits": ["s", "m", "p", "s"]},
