@@ -15,6 +15,7 @@ from django.db.models import F
 from django.utils import timezone
 
 import xuezhan
+from analysis import stats
 from analysis.facts import round_facts
 from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
 from records.models import Match, Round, Seat
@@ -124,6 +125,10 @@ def _engine_report(document: Any) -> dict[str, Any]:
 
 
 def _clear_results(match: Match) -> None:
+    # the cached club tables go now, and again at commit: a reader between the two
+    # could have cached the old facts under the new version
+    stats.facts_changed(match.club_id)
+    transaction.on_commit(lambda: stats.facts_changed(match.club_id))
     Verification.objects.filter(match=match).delete()
     RoundSettlement.objects.filter(round__match=match).delete()
     Payment.objects.filter(round__match=match).delete()

@@ -8,21 +8,26 @@ query, for the leaderboard and the percentiles.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Count, Min, Q, QuerySet, Sum
 from django.db.models.functions import TruncMonth, TruncWeek
 from django.utils import timezone
 
 from analysis.models import Payment, SeatResult
-from records.models import Club, Player
+from records.models import Club, Player, Seat
 
 DEFINITIONS_VERSION = 1
 LOW_SAMPLE = 30
 TREND_WINDOW = 4
+CLUB_TABLE_SECONDS = 3600  # a bound: a changed definition (a deploy) refreshes within the hour
 
 
 @dataclass(frozen=True)
@@ -262,12 +267,19 @@ def player_stats(
 def head_to_head(rows: QuerySet[SeatResult], player: Player) -> list[dict[str, Any]]:
     """Per co-player: rounds together, and what they paid the player minus the reverse."""
     rounds = rows.values("round_id")
-    together = (
-        SeatResult.objects.filter(round_id__in=rounds)
-        .exclude(player=player)
-        .values_list("player_id", "player__handle")
-        .annotate(n=Count("id"))
+    # seats are fixed for a match: rounds together are the player's counted rounds of
+    # each match the co-player sat in (a few rows a match, not four a round)
+    per_match = dict(
+        rows.values_list("match_id").annotate(n=Count("id")).values_list("match_id", "n")
     )
+    together: dict[tuple[int, str], int] = {}
+    seats = (
+        Seat.objects.filter(match_id__in=list(per_match))
+        .exclude(player=player)
+        .values_list("match_id", "player_id", "player__handle")
+    )
+    for match_id, pk, handle in seats:
+        together[pk, handle] = together.get((pk, handle), 0) + per_match[match_id]
     received = dict(
         Payment.objects.filter(round_id__in=rounds, payee_player=player)
         .values_list("payer_player_id")
@@ -282,7 +294,7 @@ def head_to_head(rows: QuerySet[SeatResult], player: Player) -> list[dict[str, A
     )
     table = [
         {"player": pk, "handle": handle, "rounds": n, "net": received.get(pk, 0) - paid.get(pk, 0)}
-        for pk, handle, n in together
+        for (pk, handle), n in together.items()
     ]
     return sorted(table, key=lambda r: (-r["rounds"], r["handle"]))
 
@@ -360,7 +372,15 @@ def trend(rows: QuerySet[SeatResult], period: str = "week") -> list[dict[str, An
 
 
 def club_table(club: Club, filters: Filters) -> list[dict[str, Any]]:
-    """Every player of the club with counted rounds: id, handle and statistics."""
+    """Every player of the club with counted rounds: id, handle and statistics.
+
+    One query grouped by player, kept in the cache until the club's facts change (the
+    verification bumps the club's facts version, :func:`facts_changed`)."""
+    scope = hashlib.sha256(json.dumps(filters.to_json(), sort_keys=True).encode()).hexdigest()
+    key = f"stats:club-table:{club.pk}:{facts_version(club.pk)}:{scope[:32]}"
+    cached: list[dict[str, Any]] | None = cache.get(key)
+    if cached is not None:
+        return cached
     grouped = (
         counted(club, filters)
         .values("player_id", "player__handle")
@@ -377,7 +397,24 @@ def club_table(club: Club, filters: Filters) -> list[dict[str, Any]]:
                 "stats": build_stats({k: values[f"a_{k}"] for k in AGGREGATES}),
             }
         )
+    cache.set(key, table, CLUB_TABLE_SECONDS)
     return table
+
+
+def facts_version(club_id: int) -> str:
+    """A token that changes whenever the club's facts are rewritten."""
+    key = f"stats:facts-version:{club_id}"
+    version: str | None = cache.get(key)
+    if version is None:
+        version = uuid.uuid4().hex
+        cache.add(key, version, None)
+        version = cache.get(key, version)
+    return version
+
+
+def facts_changed(club_id: int) -> None:
+    """Forget the club's cached tables: its facts were just rewritten."""
+    cache.set(f"stats:facts-version:{club_id}", uuid.uuid4().hex, None)
 
 
 def scalar(stats: dict[str, Any], key: str) -> float | int | None:

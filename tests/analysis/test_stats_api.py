@@ -142,3 +142,16 @@ def test_the_schema_documents_both_endpoints(cast: Any, api_client: Any) -> None
         for p in schema["paths"]["/api/v1/clubs/{club_id}/leaderboard/"]["get"]["parameters"]
     }
     assert {"stat", "min_rounds", "from", "to", "with", "ruleset", "include_illegal"} <= params
+
+
+def test_the_leaderboard_sees_a_new_verification_at_once(
+    club: Any, cast: Any, api_client: Any, loaded: dict[str, int], upload: Any
+) -> None:
+    from analysis import services
+
+    client = api_client(cast["mia"])
+    board = f"/api/v1/clubs/{club.pk}/leaderboard/?stat=rounds&min_rounds=0"
+    before = {r["handle"]: r["value"] for r in client.get(board).json()["players"]}
+    services.verify_match(match_id=upload(CORPUS["third_win_ends_round_chengdu"]).pk)
+    after = {r["handle"]: r["value"] for r in client.get(board).json()["players"]}
+    assert after == {handle: n + 1 for handle, n in before.items()}
