@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install lint test run bench clean
+.PHONY: install lint test run serve bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,9 +29,19 @@ test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 run: install
+	mkdir -p var  # the SQLite file's folder (the settings never write on import)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# Production serving (docs/deploy.md): gunicorn with the production settings, which take
+# SECRET_KEY, DATABASE_URL, CELERY_BROKER_URL, CACHE_URL and ALLOWED_HOSTS from the
+# environment (or NAME_FILE). Workers: `celery -A xuezhan.config worker`, and one beat.
+PROD := env DJANGO_SETTINGS_MODULE=xuezhan.config.production
+serve: install
+	$(PROD) $(BIN)/python manage.py migrate --noinput
+	$(PROD) $(BIN)/python manage.py collectstatic --noinput
+	$(PROD) $(BIN)/gunicorn -c deploy/gunicorn.conf.py
 
 bench: install
 	$(BIN)/python benchmarks/bench_hand.py

@@ -90,6 +90,7 @@ VIOLATIONS: dict[str, Promise] = {
     "kong_out_of_turn": _("Kong out of turn"),
     "kong_with_empty_wall": _("Kong with an empty wall"),
     "kong_without_peng": _("Added kong without a pung"),
+    "kong_after_peng": _("Kong straight after a pung"),
     "win_out_of_turn": _("Win out of turn"),
     "win_wrong_tile": _("Win on the wrong tile"),
     "win_not_winning_hand": _("Win without a winning hand"),

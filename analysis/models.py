@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import F, Q
+from simple_history import register as register_history
+from simple_history.models import HistoricalRecords
 
-from records.models import Match, Player, Round
+from records.models import Match, Player, Round, Seat
 
 
 def _seat_check(field: str, name: str, nullable: bool = False) -> models.CheckConstraint:
@@ -199,3 +201,205 @@ class SeatResult(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.seat} of {self.round}: {self.delta:+d}"
+
+
+# --- League bookkeeping: seasons, accepted matches, settle-ups ---
+
+
+class Season(models.Model):
+    """A club's season: which matches count, how standings are ranked, what a point is worth.
+
+    The club's matches played between ``starts_on`` and ``ends_on`` (UTC dates, inclusive)
+    under exactly the season's resolved ruleset belong to it; matches under another ruleset
+    in those dates are listed apart, never mixed in. ``SeasonMatch`` adds others by hand.
+    """
+
+    class Method(models.TextChoices):
+        NET = "net", "Net points"
+        PLACEMENT = "placement", "Placement points"
+
+    TIE_BREAKS = ("wins", "net_per_round", "deal_ins_per_round", "head_to_head")
+
+    club = models.ForeignKey("records.Club", on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=100)
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+    ruleset = models.JSONField(help_text="The resolved ruleset its matches are played under.")
+    ruleset_name = models.CharField(max_length=64, help_text="The preset the ruleset builds on.")
+    point_value = models.DecimalField(
+        max_digits=12, decimal_places=4, null=True, blank=True, help_text="Money per point."
+    )
+    method = models.CharField(max_length=10, choices=Method.choices, default=Method.NET)
+    placement_points = models.JSONField(
+        default=list, blank=True, help_text="Points for 1st–4th by match net (4 numbers)."
+    )
+    tie_breaks = models.JSONField(default=list, blank=True, help_text="Tie-break codes, in order.")
+    min_matches = models.PositiveIntegerField(default=0)
+    include_accepted = models.BooleanField(
+        default=False, help_text="Count illegal matches the club accepted as played."
+    )
+    created_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_on", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="season_unique_name"),
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=F("starts_on")), name="season_ends_after_start"
+            ),
+            models.CheckConstraint(
+                condition=Q(method__in=["net", "placement"]), name="season_method_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.starts_on} – {self.ends_on})"
+
+
+class SeasonMatch(models.Model):
+    """A match assigned to a season by hand, whatever its date or ruleset."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="assignments")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="season_assignments")
+    assigned_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    assigned_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["season_id", "match_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "match"], name="seasonmatch_unique_match")
+        ]
+
+
+class MatchAcceptance(models.Model):
+    """The club accepts an illegal match as played: who decided, when and why."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="acceptance")
+    accepted_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    accepted_at = models.DateTimeField(auto_now_add=True)
+    reason = models.TextField()
+    history = HistoricalRecords(app="analysis")
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="acceptance_reason_not_empty")
+        ]
+
+
+class SettleUp(models.Model):
+    """``payer`` paid ``payee`` ``points`` (the whole of a transfer or part of it).
+
+    Append-only: a mistake is corrected with a record the other way, so the books keep
+    every change. What is not paid carries over into the next period's opening balance.
+    """
+
+    club = models.ForeignKey("records.Club", on_delete=models.CASCADE, related_name="settle_ups")
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="settle_ups"
+    )
+    payer = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="settle_ups_paid")
+    payee = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="settle_ups_received")
+    points = models.PositiveIntegerField()
+    paid_at = models.DateTimeField()
+    note = models.TextField(blank=True, default="")
+    recorded_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-paid_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(payer=F("payee")), name="settleup_not_to_self"),
+            models.CheckConstraint(condition=Q(points__gt=0), name="settleup_points_positive"),
+        ]
+        indexes = [models.Index(fields=["club", "paid_at"], name="settleup_club_paid")]
+
+    def __str__(self) -> str:
+        return f"{self.payer} paid {self.payee} {self.points}"
+
+
+class PlayerRating(models.Model):
+    """A player's current rating in a club (analysis.ratings), recomputed from scratch."""
+
+    club = models.ForeignKey("records.Club", on_delete=models.CASCADE, related_name="ratings")
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="rating")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(help_text="mu − 3·sigma: the rating shown and ranked by.")
+    matches = models.PositiveIntegerField()
+    model_version = models.CharField(max_length=200)
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["club_id", "-ordinal", "player_id"]
+        indexes = [models.Index(fields=["club", "ordinal"], name="rating_club_ordinal")]
+
+    @property
+    def spread(self) -> float:
+        """Three standard deviations: the rating is mu minus this."""
+        return 3 * self.sigma
+
+
+class RatingStep(models.Model):
+    """A player's rating right after one match: the history a chart is drawn from."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_steps")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_steps")
+    position = models.PositiveIntegerField(help_text="The match's place in the club's order.")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        ordering = ["player_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "match"], name="ratingstep_unique_match")
+        ]
+
+
+# --- Corrections: history of every change to a match (analysis.corrections) ---
+
+
+class MatchVoid(models.Model):
+    """A match the club voided: kept, but counted nowhere (standings, ledger, ratings)."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="void")
+    voided_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    voided_at = models.DateTimeField(auto_now_add=True)
+    reason = models.TextField()
+    history = HistoricalRecords(app="analysis")
+
+
+class MatchDocumentVersion(models.Model):
+    """A document a correction replaced, kept verbatim with who replaced it and why."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="document_versions")
+    raw = models.BinaryField()
+    document = models.JSONField()
+    content_sha256 = models.CharField(max_length=64)
+    replaced_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    replaced_at = models.DateTimeField(auto_now_add=True)
+    reason = models.TextField()
+
+    class Meta:
+        ordering = ["match_id", "replaced_at", "id"]
+
+
+# The records' own tables stay as they are: their history lives here. The document itself
+# is left out of Match's history (MatchDocumentVersion keeps each replaced one, once).
+register_history(
+    Match, app="analysis", excluded_fields=["raw", "document", "lease_until", "lease_owner"]
+)
+register_history(Seat, app="analysis")

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.db.models import Prefetch, QuerySet
 
 from analysis.models import Payment, SeatResult, Violation
 from records.models import Club, Match, Round, Seat
+
+if TYPE_CHECKING:
+    from xuezhan.frames import Frame
 
 
 def rounds_with_settlement(match: Match) -> QuerySet[Round]:
@@ -39,12 +42,11 @@ def rounds_with_settlement_all() -> QuerySet[Round]:
     )
 
 
-def replay_frames(match: Match, round_index: int) -> list[dict[str, Any]]:
+def replay_frames(match: Match, round_index: int) -> list[Frame]:
     """The table after each event of one round, for a viewer.
 
     :raises xuezhan.errors.XuezhanError: for a round the engine cannot replay.
     """
     from xuezhan.replay import replay_frames as engine_replay_frames
 
-    frames: list[dict[str, Any]] = engine_replay_frames(match.document, round_index)
-    return frames
+    return engine_replay_frames(match.document, round_index)

@@ -3,13 +3,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+import types
+from functools import cache
+from typing import (
+    Any,
+    NotRequired,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+)
 
 from rest_framework import serializers
 
 from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
 from records.models import Match, Round
 from records.serializers import MatchSerializer
+from xuezhan.frames import Frame
+from xuezhan.replay import SeatFacts
 
 
 class ViolationSerializer(serializers.ModelSerializer[Violation]):
@@ -40,11 +52,9 @@ class SeatResultSerializer(serializers.ModelSerializer[SeatResult]):
 
     class Meta:
         model = SeatResult
-        fields = [
-            "seat", "player", "handle", "won", "win_order", "self_drawn", "discarder", "pattern",
-            "fan", "points", "delta", "kong_income", "ready", "flower_pig", "ting_paid",
-            "ting_received", "refunded", "transferred",
-        ]  # fmt: skip
+        # the engine's per-seat facts (xuezhan.replay.SeatFacts), with who sat there
+        fields = ["seat", "player", "handle", *(k for k in SeatFacts.__annotations__
+                                                 if k != "seat")]
 
 
 class RoundSettlementSerializer(serializers.ModelSerializer[RoundSettlement]):
@@ -76,17 +86,45 @@ class MatchDetailSerializer(MatchSerializer):
         read_only_fields = fields
 
 
-class FrameSerializer(serializers.Serializer[Any]):
-    """The table after one event (the first frame is the deal, ``event`` null)."""
+@cache
+def shape_serializer(shape: type) -> type[serializers.Serializer[Any]]:
+    """A serializer with one field per key of the engine's TypedDict ``shape``, so that the
+    API serves what the engine produces, key for key (nested shapes become nested
+    serializers, keys the shape marks NotRequired are left out when absent)."""
+    required: frozenset[str] = getattr(shape, "__required_keys__", frozenset())
+    attrs: dict[str, Any] = {}
+    for key, hint in get_type_hints(shape, include_extras=True).items():
+        # a NotRequired written in a string annotation escapes __required_keys__
+        optional = get_origin(hint) is NotRequired
+        attrs[key] = _shape_field(get_args(hint)[0] if optional else hint,
+                                  required=key in required and not optional)
+    attrs["__doc__"] = shape.__doc__
+    return type(f"{shape.__name__}Serializer", (serializers.Serializer,), attrs)
 
-    event = serializers.IntegerField(allow_null=True)
-    action = serializers.DictField(allow_null=True)
-    hands = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
-    melds = serializers.ListField(child=serializers.ListField(child=serializers.DictField()))
-    discards = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
-    wall_remaining = serializers.IntegerField()
-    won = serializers.ListField(child=serializers.BooleanField())
-    scores = serializers.ListField(child=serializers.IntegerField())
+
+def _shape_field(hint: Any, *, required: bool = True) -> serializers.Field[Any, Any, Any, Any]:
+    options: dict[str, Any] = {"required": required}
+    args = get_args(hint)
+    if get_origin(hint) in (Union, types.UnionType) and type(None) in args:
+        options["allow_null"] = True
+        (hint,) = (a for a in args if a is not type(None))
+    if get_origin(hint) is list:
+        (item,) = get_args(hint)
+        if is_typeddict(item):
+            return shape_serializer(item)(many=True, **options)
+        return serializers.ListField(child=_shape_field(item), **options)
+    if is_typeddict(hint):
+        return shape_serializer(hint)(**options)
+    if hint is bool:
+        return serializers.BooleanField(**options)
+    if hint is int:
+        return serializers.IntegerField(**options)
+    if hint is str:
+        return serializers.CharField(trim_whitespace=False, **options)
+    raise TypeError(f"no API field for {hint!r}")
+
+
+FrameSerializer = shape_serializer(Frame)
 
 
 class ReplaySerializer(serializers.Serializer[Any]):

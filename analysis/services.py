@@ -6,10 +6,8 @@ call it with ids; it never enqueues anything itself.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -22,20 +20,6 @@ from records.models import Match, Round, Seat
 from xuezhan.errors import XuezhanError
 from xuezhan.playfacts import PlayFacts, play_facts
 from xuezhan.rules import Rules
-
-
-def claim_match(*, match_id: int) -> bool:
-    """Mark a pending match ``verifying`` and count the attempt; False if it is not pending.
-
-    A match already ``verifying`` can be claimed again: its message was redelivered
-    because the worker that had it died.
-    """
-    claimed = Match.objects.filter(pk=match_id, status__in=Match.PENDING).update(
-        status=Match.Status.VERIFYING,
-        attempts=F("attempts") + 1,
-        status_changed_at=timezone.now(),
-    )
-    return claimed == 1
 
 
 def verify_match(*, match_id: int, force: bool = False) -> Match:
@@ -95,32 +79,14 @@ def requeue_match(*, match: Match) -> Match:
     return match
 
 
-def sweep_stuck_matches(*, now: datetime | None = None) -> list[int]:
-    """Re-queue matches stuck in queued/verifying; give up on those tried too often.
-
-    Returns the ids to enqueue again (the caller enqueues them). A match is stuck when its
-    status has not changed for VERIFY_STUCK_AFTER_SECONDS: its message was lost (broker
-    down at enqueue time) or its worker died and the broker did not redeliver.
-    """
-    now = now or timezone.now()
-    cutoff = now - timedelta(seconds=settings.VERIFY_STUCK_AFTER_SECONDS)
-    stuck = Match.objects.filter(status__in=Match.PENDING, status_changed_at__lt=cutoff)
-    limit = settings.VERIFY_MAX_ATTEMPTS
-    with transaction.atomic():
-        stuck.filter(attempts__gte=limit).update(
-            status=Match.Status.FAILED,
-            last_error=f"gave up after {limit} attempts",
-            status_changed_at=now,
-        )
-        ids = list(stuck.filter(attempts__lt=limit).order_by("pk").values_list("pk", flat=True))
-        Match.objects.filter(pk__in=ids).update(status=Match.Status.QUEUED, status_changed_at=now)
-    return ids
-
-
 def _engine_report(document: Any) -> dict[str, Any]:
     from xuezhan.replay import verify_document
+    from xuezhan.sheet import settle_sheet
 
-    report: dict[str, Any] = verify_document(document).to_dict()
+    if isinstance(document, dict) and document.get("format") == "xuezhan-sheet":
+        report: dict[str, Any] = settle_sheet(document).to_dict()  # no tiles: no replay
+        return report
+    report = verify_document(document).to_dict()
     return report
 
 

@@ -97,7 +97,9 @@ class RoundDetail(RoundMixin, generics.RetrieveAPIView[Round]):
 
 
 class RoundReplay(RoundMixin, generics.GenericAPIView[Round]):
-    """The table after each event of a round: hands, melds, discards, wall count, scores."""
+    """The table after each step of a round: the deal, then each event (the exchange and
+    定缺 included), as the engine's frames (``xuezhan.frames.Frame``): the action, hands,
+    melds, rivers, voids, wins in order, wall count, running scores and the violations."""
 
     queryset = Round.objects.none()  # for the schema; get_queryset() scopes it
     serializer_class = ReplaySerializer

@@ -1,7 +1,7 @@
 # ruff: noqa: RUF012  (Django and DRF declare options as mutable class attributes)
 from django.contrib import admin
 
-from records.models import Club, Match, Membership, Player, Round, Seat
+from records.models import AccessToken, Club, Invitation, Match, Membership, Player, Round, Seat
 
 
 class MembershipInline(admin.TabularInline):
@@ -55,3 +55,18 @@ class MatchAdmin(admin.ModelAdmin):
         "ruleset", "ruleset_name", "played_at", "uploaded_at", "status_changed_at",
     ]  # fmt: skip
     inlines = [SeatInline, RoundInline]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ["club", "username", "role", "status", "created_at", "expires_at"]
+    list_filter = ["status", "role"]
+    search_fields = ["club__name", "username"]
+    readonly_fields = ["link_sha256"]
+
+
+@admin.register(AccessToken)
+class AccessTokenAdmin(admin.ModelAdmin):
+    list_display = ["user", "name", "prefix", "created_at", "expires_at", "last_used_at"]
+    search_fields = ["user__username", "name", "prefix"]
+    readonly_fields = ["key_sha256", "prefix"]

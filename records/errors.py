@@ -1,14 +1,24 @@
-"""Errors answered as JSON: the API never lets a client's mistake become a 500."""
+"""Errors answered as JSON: the API never lets a client's mistake become a 500.
+
+Every 4xx and 5xx of the API has one shape, the problem shape (``DocumentErrorSerializer``)::
+
+    {"type": "a stable code", "detail": "a sentence", "errors": [{"path": "$.x", "message": …}]}
+
+plus, for some types, one more field (``limit``, ``match``, ``retry_after``).
+"""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views import defaults
+from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -60,6 +70,26 @@ def counted(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+class MatchConflict(DocumentError):
+    """The club has a match with this document's ``match_id`` but different content.
+
+    Never a silent overwrite nor a silent drop: a correction is a new ``match_id`` (or the
+    correction flow), so the client is told which match holds the id.
+    """
+
+    def __init__(self, match_id: int, source_match_id: str) -> None:
+        super().__init__(
+            "conflict",
+            f"Match {match_id} of this club already has match_id {source_match_id!r} with "
+            "different content. Upload a correction under a new match_id.",
+            [{"path": "$.match_id", "message": f"already used by match {match_id}"}],
+        )
+        self.match_id = match_id
+
+    def as_json(self) -> dict[str, Any]:
+        return {**super().as_json(), "match": self.match_id}
+
+
 class UploadTooLarge(Exception):
     """A body or file over UPLOAD_MAX_BYTES."""
 
@@ -67,13 +97,16 @@ class UploadTooLarge(Exception):
         return too_large_json()
 
 
+def problem(kind: str, detail: str, errors: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    return {"type": kind, "detail": detail, "errors": errors or []}
+
+
 def too_large_json() -> dict[str, Any]:
     limit = settings.UPLOAD_MAX_BYTES
-    return {
-        "type": "payload_too_large",
-        "detail": f"The request body is larger than the limit of {limit} bytes.",
-        "limit": limit,
-    }
+    body = problem(
+        "payload_too_large", f"The request body is larger than the limit of {limit} bytes."
+    )
+    return {**body, "limit": limit}
 
 
 def too_large_response(request: HttpRequest) -> HttpResponse:
@@ -84,25 +117,65 @@ def too_large_response(request: HttpRequest) -> HttpResponse:
     return render(request, "413.html", context, status=413)
 
 
+# DRF's codes, renamed where they would say less than they could
+_KINDS = {"invalid": "invalid_request", "error": "invalid_request"}
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF's handler, plus: an oversized body is a 413 with a JSON body, not Django's HTML 400."""
+    """DRF's handler (status and headers such as WWW-Authenticate and Retry-After), with
+    every body in the problem shape; an oversized body is a 413, not Django's HTML 400."""
     if isinstance(exc, RequestDataTooBig | UploadTooLarge):
         return Response(too_large_json(), status=413)
+    if isinstance(exc, MatchConflict):
+        return Response(exc.as_json(), status=409)
     if isinstance(exc, DocumentError):
         return Response(exc.as_json(), status=400)
     if isinstance(exc, SuspiciousOperation):  # e.g. too many multipart fields
-        return Response({"type": "bad_request", "detail": str(exc)}, status=400)
-    return drf_exception_handler(exc, context)
+        return Response(problem("bad_request", "The request was refused as malformed."), 400)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is not None and isinstance(exc, exceptions.APIException):
+        response.data = api_problem(exc)
+    return response
+
+
+def api_problem(exc: exceptions.APIException) -> dict[str, Any]:
+    kind = _KINDS.get(exc.default_code, exc.default_code)
+    if isinstance(exc, exceptions.ValidationError):
+        errors = list(_flatten(exc.detail, "$"))
+        noun = "problem" if len(errors) == 1 else "problems"
+        return problem(kind, f"The request is not valid ({len(errors)} {noun}).", errors)
+    body = problem(kind, str(exc.detail))
+    wait = getattr(exc, "wait", None)  # Throttled's; not in the stubs
+    if isinstance(exc, exceptions.Throttled) and wait is not None:
+        body["retry_after"] = math.ceil(wait)
+    return body
+
+
+def _flatten(detail: Any, path: str) -> Any:
+    """``{"role": ["bad"]}`` as ``[{"path": "$.role", "message": "bad"}]``, nested too."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            yield from _flatten(value, path if key == "non_field_errors" else f"{path}.{key}")
+    elif isinstance(detail, list):
+        for index, value in enumerate(detail):
+            # a list of messages is one field's; a list of objects is an array's items
+            yield from _flatten(value, path if isinstance(value, str) else f"{path}[{index}]")
+    else:
+        yield {"path": path, "message": str(detail)}
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """JSON under /api/, the usual page elsewhere."""
     if request.path.startswith("/api/"):
-        return JsonResponse({"detail": "Not found."}, status=404)
+        return JsonResponse(problem("not_found", "Not found."), status=404)
     return defaults.page_not_found(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     if request.path.startswith("/api/"):
-        return JsonResponse({"detail": "Server error."}, status=500)
+        return JsonResponse(problem("server_error", "Server error."), status=500)
     return defaults.server_error(request)

@@ -1,7 +1,8 @@
-"""Refuse oversized bodies before anything reads them."""
+"""Refuse oversized bodies before anything reads them; give each request an id."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 
 from django.conf import settings
@@ -9,6 +10,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 
 from records.errors import too_large_response
+from xuezhan.config.logs import SANE_ID, request_id
 
 # A multipart upload of a document at the limit carries some framing on top.
 MULTIPART_SLACK = 64 * 1024
@@ -37,3 +39,23 @@ class UploadLimitMiddleware:
         if isinstance(exc, RequestDataTooBig):
             return too_large_response(request)
         return None
+
+
+class RequestIdMiddleware:
+    """Give each request an id (the client's X-Request-ID if sane, else a new one), put it
+    on every log record of the request and on the response; a verification the request
+    queues carries it on (analysis.tasks)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        given = request.headers.get("X-Request-ID", "")
+        rid = given if SANE_ID.match(given) else uuid.uuid4().hex
+        token = request_id.set(rid)
+        try:
+            response = self.get_response(request)
+        finally:
+            request_id.reset(token)
+        response["X-Request-ID"] = rid
+        return response

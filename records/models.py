@@ -124,6 +124,10 @@ class Match(models.Model):
     status_changed_at = models.DateTimeField(auto_now_add=True)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True, default="")
+    # While ``verifying``: the worker's task (``lease_owner``) has the match until
+    # ``lease_until``; past it, the match may be claimed again (docs/deploy.md, recovery).
+    lease_until = models.DateTimeField(null=True, blank=True)
+    lease_owner = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["-uploaded_at", "-id"]
@@ -191,3 +195,84 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} at seat {self.seat} of match {self.match_id}"
+
+
+class AccessToken(models.Model):
+    """An API token of a user: one per app or device, listed, revoked, and expiring.
+
+    Only the SHA-256 of the key is stored; the key itself is shown once, when issued.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="access_tokens"
+    )
+    name = models.CharField(max_length=100, blank=True, default="")
+    key_sha256 = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=8, help_text="The key's first characters, to tell it.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["user_id", "-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… of {self.user}"
+
+
+class Invitation(models.Model):
+    """An offer of a club role, which takes effect only when the invited user accepts it.
+
+    Addressed to a user name (whether or not that user exists: the inviter is never told),
+    or a link whose secret token any one signed-in user may redeem (only its SHA-256 is
+    stored).
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        REVOKED = "revoked", "Revoked"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(
+        max_length=10, choices=Membership.Role.choices, default=Membership.Role.MEMBER
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    username = models.CharField(
+        max_length=150, null=True, blank=True, help_text="The invited user name (or a link)."
+    )
+    link_sha256 = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    responded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    responded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["club_id", "-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(username__isnull=True) ^ Q(link_sha256__isnull=True),
+                name="invitation_name_or_link",
+            ),
+            models.CheckConstraint(
+                condition=Q(role__in=["owner", "admin", "member"]), name="invitation_role_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "accepted", "declined", "revoked"]),
+                name="invitation_status_valid",
+            ),
+        ]
+        indexes = [models.Index(fields=["username", "status"], name="invitation_username")]
+
+    def __str__(self) -> str:
+        return f"invitation to {self.club} as {self.role} ({self.status})"

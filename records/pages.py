@@ -28,7 +28,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from analysis.tasks import verify_match
 from records import selectors, services
 from records.errors import DocumentError, UploadTooLarge
 from records.models import Club, Match, Membership
@@ -228,8 +227,6 @@ def _upload_one(club: Club, raw: bytes, request: HttpRequest) -> dict[str, Any]:
         return {"ok": False, "detail": _too_large(), "errors": []}
     except DocumentError as exc:
         return {"ok": False, "detail": _document_error(exc), "errors": exc.errors}
-    if result.created:
-        verify_match.delay_on_commit(result.match.pk)
     url = reverse("pages:match-detail", args=[club.pk, result.match.pk])
     return {"ok": True, "created": result.created, "match": result.match.pk,
             "url": url + ("" if result.created else "?duplicate=1")}

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils import timezone
 
-from records.models import Club, Match, Membership, Player, Seat
+from records.models import AccessToken, Club, Invitation, Match, Membership, Player, Seat
+
+
+def secret_sha256(secret: str) -> str:
+    """What is stored of a token or an invitation link: its SHA-256, never the secret."""
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def clubs_for_user(user: User | AnonymousUser) -> QuerySet[Club]:
@@ -53,3 +61,55 @@ def find_uploaded_match(
     matches = list(Match.objects.filter(club=club).filter(condition).defer("raw", "document"))
     matches.sort(key=lambda m: m.content_sha256 != content_sha256)  # the same content first
     return matches[0] if matches else None
+
+
+# -- tokens and invitations ----------------------------------------------------------
+
+
+def live_token(key: str) -> AccessToken | None:
+    """The unexpired token with this key, with its user; None for an unknown or expired one."""
+    return (
+        AccessToken.objects.select_related("user")
+        .filter(key_sha256=secret_sha256(key), expires_at__gt=timezone.now())
+        .first()
+    )
+
+
+def user_tokens(user: User) -> QuerySet[AccessToken]:
+    """A user's unexpired tokens, newest first."""
+    return AccessToken.objects.filter(user=user, expires_at__gt=timezone.now()).order_by(
+        "-created_at", "-pk"
+    )
+
+
+def club_invitations(club: Club) -> QuerySet[Invitation]:
+    """A club's invitations, newest first (every status: the club's own history)."""
+    return Invitation.objects.filter(club=club).select_related("invited_by").order_by(
+        "-created_at", "-pk"
+    )
+
+
+def invitations_for_user(user: User) -> QuerySet[Invitation]:
+    """The pending, unexpired invitations addressed to the user's name."""
+    return (
+        Invitation.objects.filter(
+            username=user.username,
+            status=Invitation.Status.PENDING,
+            expires_at__gt=timezone.now(),
+        )
+        .select_related("club", "invited_by")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def invitation_by_link(secret: str) -> Invitation | None:
+    """The pending, unexpired invitation of this link, or None."""
+    return (
+        Invitation.objects.select_related("club")
+        .filter(
+            link_sha256=secret_sha256(secret),
+            status=Invitation.Status.PENDING,
+            expires_at__gt=timezone.now(),
+        )
+        .first()
+    )

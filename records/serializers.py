@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from records.models import Club, Match, Membership, Player, Seat
+from records.models import AccessToken, Club, Invitation, Match, Membership, Player, Seat
 
 User = get_user_model()
 
@@ -61,6 +61,11 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
         club = self.context["club"]
         if user is not None and not club.memberships.filter(user=user).exists():
             raise serializers.ValidationError("not a member of this club")
+        others = club.players.filter(user=user)
+        if self.instance is not None:
+            others = others.exclude(pk=self.instance.pk)
+        if user is not None and others.exists():
+            raise serializers.ValidationError("already linked to another player of this club")
         return user
 
     def validate_handle(self, handle: str) -> str:
@@ -70,6 +75,65 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
         if self.instance is None and club.players.filter(handle=handle).exists():
             raise serializers.ValidationError("this club already has a player with this handle")
         return handle
+
+
+class SignInSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096, trim_whitespace=False)
+    name = serializers.CharField(
+        max_length=100, required=False, default="", help_text="A name for the token (the app)."
+    )
+
+
+class AccessTokenSerializer(serializers.ModelSerializer[AccessToken]):
+    class Meta:
+        model = AccessToken
+        fields = ["id", "name", "prefix", "created_at", "expires_at", "last_used_at"]
+        read_only_fields = fields
+
+
+class IssuedTokenSerializer(serializers.Serializer[Any]):
+    """A token just issued: the key, shown this once."""
+
+    token = serializers.CharField(source="key", help_text="Send as 'Authorization: Token <key>'.")
+    id = serializers.IntegerField(source="token.id")
+    name = serializers.CharField(source="token.name")
+    expires_at = serializers.DateTimeField(source="token.expires_at")
+
+
+class InvitationSerializer(serializers.ModelSerializer[Invitation]):
+    club_name = serializers.CharField(source="club.name", read_only=True)
+    invited_by = serializers.CharField(
+        source="invited_by.username", read_only=True, allow_null=True, default=None
+    )
+    link_token = serializers.CharField(
+        read_only=True,
+        allow_null=True,
+        default=None,
+        help_text="A link invitation's secret, in the answer that creates it only.",
+    )
+
+    class Meta:
+        model = Invitation
+        fields = [
+            "id", "club", "club_name", "role", "username", "invited_by", "status",
+            "created_at", "expires_at", "link_token",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class InvitationCreateSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField(
+        max_length=150,
+        required=False,
+        allow_null=True,
+        help_text="The user name to invite; leave it out for a link any one user may redeem.",
+    )
+    role = serializers.ChoiceField(choices=Membership.Role.choices, default="member")
+
+
+class LinkRedeemSerializer(serializers.Serializer[Any]):
+    token = serializers.CharField(max_length=100, help_text="The invitation link's secret.")
 
 
 class SeatSerializer(serializers.ModelSerializer[Seat]):
@@ -122,8 +186,21 @@ class ErrorItemSerializer(serializers.Serializer[Any]):
 
 
 class DocumentErrorSerializer(serializers.Serializer[Any]):
-    type = serializers.CharField(help_text="invalid_json, invalid_document or payload_too_large")
-    detail = serializers.CharField()
+    """The problem shape: the body of every 4xx and 5xx answer of the API."""
+
+    type = serializers.CharField(
+        help_text="A stable code: invalid_json, invalid_document, invalid_request, "
+        "parse_error, conflict, not_authenticated, authentication_failed, "
+        "permission_denied, not_found, method_not_allowed, not_acceptable, "
+        "unsupported_media_type, payload_too_large, throttled, server_error, …"
+    )
+    detail = serializers.CharField(help_text="What went wrong, in a sentence.")
     # DRF's metaclass moves declared fields out of the class, so this does not hide .errors
-    errors = ErrorItemSerializer(many=True, required=False)  # type: ignore[assignment]
+    errors = ErrorItemSerializer(many=True)  # type: ignore[assignment]
     limit = serializers.IntegerField(required=False, help_text="The size limit, in bytes.")
+    match = serializers.IntegerField(
+        required=False, help_text="conflict: the id of the match that holds this match_id."
+    )
+    retry_after = serializers.IntegerField(
+        required=False, help_text="throttled: seconds to wait (also the Retry-After header)."
+    )

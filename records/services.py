@@ -1,22 +1,26 @@
 """Writes to the records: clubs, memberships, players, and match uploads.
 
-Services never enqueue tasks; the views and commands that call them do, after commit.
+Services never enqueue tasks: a new match is announced (records.signals) after commit,
+and whoever listens (the analysis app) queues its verification.
 """
 
 from __future__ import annotations
 
 import hashlib
+import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from records import selectors
-from records.errors import DocumentError, UploadTooLarge, counted
-from records.models import Club, Match, Membership, Player, Round, Seat
+from records.errors import DocumentError, MatchConflict, UploadTooLarge, counted
+from records.models import AccessToken, Club, Invitation, Match, Membership, Player, Round, Seat
+from records.signals import publish_needs_verifying
 from xuezhan.errors import XuezhanError
 from xuezhan.reader import ReadError, read_document
 from xuezhan.rules import Rules
@@ -25,6 +29,10 @@ from xuezhan.schema import MAX_ISSUES, canonical_bytes, validate_document
 
 class RoleError(Exception):
     """A membership change that would break the club (e.g. removing its last owner)."""
+
+
+class InvitationError(Exception):
+    """An invitation that cannot be answered (already a member, no longer pending)."""
 
 
 # -- clubs and members ---------------------------------------------------------------
@@ -81,6 +89,108 @@ def link_player(*, player: Player, user: User | None) -> Player:
     return player
 
 
+# -- API tokens ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IssuedToken:
+    """A new token and its key: the key is known only here, never stored."""
+
+    token: AccessToken
+    key: str
+
+
+def issue_token(*, user: User, name: str = "") -> IssuedToken:
+    """A new API token for ``user``, expiring after TOKEN_TTL_SECONDS."""
+    key = secrets.token_hex(20)
+    token = AccessToken.objects.create(
+        user=user,
+        name=name,
+        key_sha256=selectors.secret_sha256(key),
+        prefix=key[:8],
+        expires_at=timezone.now() + timedelta(seconds=settings.TOKEN_TTL_SECONDS),
+    )
+    return IssuedToken(token, key)
+
+
+def revoke_token(*, token: AccessToken) -> None:
+    token.delete()
+
+
+# -- invitations ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IssuedInvitation:
+    """A new invitation; ``link_secret`` is set for a link, and known only here."""
+
+    invitation: Invitation
+    link_secret: str | None
+
+
+def invite(
+    *, club: Club, invited_by: User, role: str, username: str | None = None
+) -> IssuedInvitation:
+    """Invite a user name, or (``username`` None) make a link any one user may redeem.
+
+    The inviter learns nothing about the name: an invitation to a name nobody has is made
+    and answered the same way, and simply never accepted (unless someone takes the name).
+
+    :raises InvitationError: the name is already a member of the club.
+    """
+    if username is not None and club.memberships.filter(user__username=username).exists():
+        raise InvitationError("already a member of this club")
+    secret = None if username is not None else secrets.token_urlsafe(24)
+    invitation = Invitation.objects.create(
+        club=club,
+        role=role,
+        invited_by=invited_by,
+        username=username,
+        link_sha256=None if secret is None else selectors.secret_sha256(secret),
+        expires_at=timezone.now() + timedelta(seconds=settings.INVITATION_TTL_SECONDS),
+    )
+    return IssuedInvitation(invitation, secret)
+
+
+@transaction.atomic
+def accept_invitation(*, invitation: Invitation, user: User) -> Membership:
+    """The user takes the offered role: the only way into a club but creating it.
+
+    :raises InvitationError: no longer pending, or the user is already a member.
+    """
+    invitation = _lock_pending(invitation)
+    if invitation.club.memberships.filter(user=user).exists():
+        raise InvitationError("already a member of this club")
+    membership = Membership.objects.create(club=invitation.club, user=user, role=invitation.role)
+    _answer(invitation, user, Invitation.Status.ACCEPTED)
+    return membership
+
+
+@transaction.atomic
+def decline_invitation(*, invitation: Invitation, user: User) -> None:
+    _answer(_lock_pending(invitation), user, Invitation.Status.DECLINED)
+
+
+@transaction.atomic
+def revoke_invitation(*, invitation: Invitation, user: User) -> None:
+    _answer(_lock_pending(invitation), user, Invitation.Status.REVOKED)
+
+
+def _lock_pending(invitation: Invitation) -> Invitation:
+    # the row lock makes two answers to one invitation (a link redeemed twice) take turns
+    locked = Invitation.objects.select_for_update().select_related("club").get(pk=invitation.pk)
+    if locked.status != Invitation.Status.PENDING or locked.expires_at <= timezone.now():
+        raise InvitationError("this invitation is no longer open")
+    return locked
+
+
+def _answer(invitation: Invitation, user: User, status: str) -> None:
+    invitation.status = status
+    invitation.responded_by = user
+    invitation.responded_at = timezone.now()
+    invitation.save(update_fields=["status", "responded_by", "responded_at"])
+
+
 # -- uploads -------------------------------------------------------------------------
 
 
@@ -112,7 +222,12 @@ def check_document(doc: Any) -> tuple[Rules, datetime | None]:
 
     :raises DocumentError: with the problems found (the schema's first few) and their paths.
     """
-    issues = validate_document(doc, limit=MAX_ISSUES + 1)
+    if isinstance(doc, dict) and doc.get("format") == "xuezhan-sheet":  # a score sheet
+        from xuezhan.sheet import schema_issues
+
+        issues = schema_issues(doc)[: MAX_ISSUES + 1]
+    else:
+        issues = validate_document(doc, limit=MAX_ISSUES + 1)
     if issues:
         raise DocumentError.off_format(issues)
     errors: list[dict[str, str]] = []
@@ -153,11 +268,12 @@ def check_document(doc: Any) -> tuple[Rules, datetime | None]:
 def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:
     """Store a match document in ``club``, or find the copy already there.
 
-    The same document (same canonical hash) or the same source ``match_id`` uploaded twice
-    gives the first match back, ``created=False``; the database's unique constraints make
-    that hold under concurrent uploads too.
+    The same document (same canonical hash) uploaded twice gives the first match back,
+    ``created=False``; the database's unique constraints make that hold under concurrent
+    uploads too. The same source ``match_id`` with other content is a conflict.
 
     :raises UploadTooLarge, DocumentError: nothing is stored then.
+    :raises MatchConflict: the club has this ``match_id`` with other content.
     """
     doc = parse_document(raw)
     rules, played_at = check_document(doc)
@@ -168,7 +284,7 @@ def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:
         club=club, content_sha256=content_sha256, source_match_id=source_match_id
     )
     if existing is not None:
-        return Upload(existing, created=False)
+        return _same_upload(existing, content_sha256)
     try:
         with transaction.atomic():
             match = Match.objects.create(
@@ -202,8 +318,15 @@ def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:
         )
         if existing is None:
             raise
-        return Upload(existing, created=False)
+        return _same_upload(existing, content_sha256)
+    publish_needs_verifying(match.pk)
     return Upload(match, created=True)
+
+
+def _same_upload(existing: Match, content_sha256: str) -> Upload:
+    if existing.content_sha256 != content_sha256:
+        raise MatchConflict(existing.pk, existing.source_match_id or "")
+    return Upload(existing, created=False)
 
 
 def delete_match(*, match: Match) -> None:

@@ -1,25 +1,53 @@
 from django.urls import path
 
-from records import views
+import records.converters  # noqa: F401  (registers <id:…>)
+from records import account_views, views
 
 urlpatterns = [
     path("clubs/", views.ClubList.as_view(), name="club-list"),
-    path("clubs/<int:club_id>/", views.ClubDetail.as_view(), name="club-detail"),
+    path("clubs/<id:club_id>/", views.ClubDetail.as_view(), name="club-detail"),
     path(
-        "clubs/<int:club_id>/memberships/",
+        "clubs/<id:club_id>/memberships/",
         views.MembershipList.as_view(),
         name="membership-list",
     ),
     path(
-        "clubs/<int:club_id>/memberships/<int:membership_id>/",
+        "clubs/<id:club_id>/memberships/<id:membership_id>/",
         views.MembershipDetail.as_view(),
         name="membership-detail",
     ),
-    path("clubs/<int:club_id>/players/", views.PlayerList.as_view(), name="player-list"),
+    path("clubs/<id:club_id>/players/", views.PlayerList.as_view(), name="player-list"),
     path(
-        "clubs/<int:club_id>/players/<int:player_id>/",
+        "clubs/<id:club_id>/players/<id:player_id>/",
         views.PlayerDetail.as_view(),
         name="player-detail",
     ),
-    path("clubs/<int:club_id>/matches/", views.MatchList.as_view(), name="match-list"),
+    path("clubs/<id:club_id>/matches/", views.MatchList.as_view(), name="match-list"),
+    path(
+        "clubs/<id:club_id>/invitations/",
+        account_views.ClubInvitationList.as_view(),
+        name="club-invitation-list",
+    ),
+    path(
+        "clubs/<id:club_id>/invitations/<id:invitation_id>/",
+        account_views.ClubInvitationDetail.as_view(),
+        name="club-invitation-detail",
+    ),
+    path("invitations/", account_views.MyInvitationList.as_view(), name="invitation-list"),
+    path(
+        "invitations/<id:invitation_id>/accept/",
+        account_views.InvitationAnswer.as_view(accept=True),
+        name="invitation-accept",
+    ),
+    path(
+        "invitations/<id:invitation_id>/decline/",
+        account_views.InvitationAnswer.as_view(accept=False),
+        name="invitation-decline",
+    ),
+    path("invitations/redeem/", account_views.LinkRedeem.as_view(), name="invitation-redeem"),
+    path("auth/token/", account_views.TokenIssue.as_view(), name="auth-token"),
+    path("auth/tokens/", account_views.TokenList.as_view(), name="token-list"),
+    path(
+        "auth/tokens/<id:token_id>/", account_views.TokenDetail.as_view(), name="token-detail"
+    ),
 ]

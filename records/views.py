@@ -3,36 +3,38 @@
 
 from __future__ import annotations
 
+import logging
+from datetime import UTC, datetime
 from typing import Any
 
 import django_filters
+from django import forms
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
+from django_filters.fields import IsoDateTimeField
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.exceptions import UnsupportedMediaType
+from rest_framework.exceptions import APIException, UnsupportedMediaType
 from rest_framework.exceptions import ValidationError as DRFValidationError
-from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 from rest_framework.throttling import BaseThrottle
 
-from analysis.tasks import verify_match
 from records import selectors, services
-from records.errors import UploadTooLarge
+from records.errors import DocumentError, MatchConflict, UploadTooLarge
+from records.metrics import UPLOADS
 from records.models import Club, Match, Membership, Player
-from records.parsers import StrictJSONParser
+from records.parsers import StrictJSONParser, StrictMultiPartParser
 from records.permissions import ClubMixin, signed_in
 from records.serializers import (
     ClubSerializer,
     DocumentErrorSerializer,
     MatchSerializer,
     MembershipRoleSerializer,
-    MembershipSerializer,
     PlayerSerializer,
     UploadFileSerializer,
 )
@@ -40,6 +42,7 @@ from records.throttles import UploadThrottle
 
 ADMIN = Membership.Role.ADMIN
 OWNER = Membership.Role.OWNER
+log = logging.getLogger(__name__)
 
 
 # -- clubs ---------------------------------------------------------------------------
@@ -74,27 +77,15 @@ class ClubDetail(ClubMixin, generics.RetrieveUpdateDestroyAPIView[Club]):
 # -- memberships ---------------------------------------------------------------------
 
 
-class MembershipList(ClubMixin, generics.ListCreateAPIView[Membership]):
-    """The members of a club and their roles; admins add members (only owners add owners)."""
+class MembershipList(ClubMixin, generics.ListAPIView[Membership]):
+    """The members of a club and their roles. Members join by accepting an invitation
+    (``invitations/``): nobody is added to a club without saying so."""
 
     queryset = Membership.objects.none()  # for the schema; get_queryset() scopes it
-    serializer_class = MembershipSerializer
-    roles = {"POST": ADMIN}
+    serializer_class = MembershipRoleSerializer
 
     def get_queryset(self) -> QuerySet[Membership]:
         return selectors.club_memberships(self.club)
-
-    def perform_create(self, serializer: BaseSerializer[Membership]) -> None:
-        role = serializer.validated_data.get("role", Membership.Role.MEMBER)
-        self._check_may_grant(role)
-        user = serializer.validated_data["user"]
-        if self.club.memberships.filter(user=user).exists():
-            raise DRFValidationError({"username": ["already a member of this club"]})
-        serializer.instance = services.add_member(club=self.club, user=user, role=role)
-
-    def _check_may_grant(self, role: str) -> None:
-        if role == OWNER and not self.membership.has_role(OWNER):
-            self.permission_denied(self.request, "Only an owner can make an owner.")
 
 
 class MembershipDetail(ClubMixin, generics.RetrieveUpdateDestroyAPIView[Membership]):
@@ -175,10 +166,38 @@ class PlayerDetail(ClubMixin, generics.RetrieveUpdateAPIView[Player]):
         player = serializer.instance
         assert player is not None
         user = serializer.validated_data.get("user", player.user)
-        services.link_player(player=player, user=user)
+        try:
+            with transaction.atomic():
+                services.link_player(player=player, user=user)
+        except IntegrityError:  # a concurrent request linked the user to another player
+            raise DRFValidationError(
+                {"username": ["already linked to another player of this club"]}
+            ) from None
 
 
 # -- matches -------------------------------------------------------------------------
+
+
+class UtcDateTimeField(IsoDateTimeField):  # type: ignore[misc]  # no stubs
+    """An ISO 8601 date and time, turned into UTC before it reaches the database.
+
+    PostgreSQL refuses a time-zone displacement of 16 hours or more, which Python accepts
+    (up to 24 hours); in UTC any offset is fine. A time that has no UTC equivalent (year 1
+    with a positive offset) is a 400, not an overflow.
+    """
+
+    def to_python(self, value: Any) -> datetime | None:
+        parsed: datetime | None = super().to_python(value)
+        if parsed is None:
+            return None
+        try:
+            return parsed.astimezone(UTC)
+        except OverflowError:
+            raise forms.ValidationError("out of range once converted to UTC") from None
+
+
+class UtcDateTimeFilter(django_filters.IsoDateTimeFilter):  # type: ignore[misc]  # no stubs
+    field_class = UtcDateTimeField
 
 
 class MatchFilter(django_filters.FilterSet):  # type: ignore[misc]  # no stubs
@@ -187,10 +206,10 @@ class MatchFilter(django_filters.FilterSet):  # type: ignore[misc]  # no stubs
     )
     status = django_filters.ChoiceFilter(choices=Match.Status.choices)
     ruleset = django_filters.CharFilter(field_name="ruleset_name", label="Ruleset preset name.")
-    played_after = django_filters.IsoDateTimeFilter(
+    played_after = UtcDateTimeFilter(
         field_name="played_at", lookup_expr="gte", label="Played at or after (ISO 8601)."
     )
-    played_before = django_filters.IsoDateTimeFilter(
+    played_before = UtcDateTimeFilter(
         field_name="played_at", lookup_expr="lt", label="Played before (ISO 8601)."
     )
 
@@ -214,7 +233,7 @@ class MatchList(ClubMixin, generics.ListAPIView[Match]):
     queryset = Match.objects.none()  # for the schema; get_queryset() scopes it
     serializer_class = MatchSerializer
     filterset_class = MatchFilter
-    parser_classes = [StrictJSONParser, MultiPartParser]
+    parser_classes = [StrictJSONParser, StrictMultiPartParser]
 
     throttle_scope = "uploads"
 
@@ -233,6 +252,10 @@ class MatchList(ClubMixin, generics.ListAPIView[Match]):
         responses={
             201: OpenApiResponse(MatchSerializer, "Stored; verification is queued."),
             200: OpenApiResponse(MatchSerializer, "Already uploaded to this club: that match."),
+            409: OpenApiResponse(
+                DocumentErrorSerializer,
+                "The club has a match with this match_id and other content (``match``).",
+            ),
             400: OpenApiResponse(DocumentErrorSerializer, "Not JSON, or not a valid document."),
             413: OpenApiResponse(DocumentErrorSerializer, "Over the upload limit."),
             429: OpenApiResponse(description="Too many uploads; see Retry-After."),
@@ -240,23 +263,43 @@ class MatchList(ClubMixin, generics.ListAPIView[Match]):
         examples=[OpenApiExample("document", value=UPLOAD_EXAMPLE, request_only=True)],
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        upload = services.upload_match(
-            club=self.club, raw=_uploaded_bytes(request), uploaded_by=signed_in(request)
+        try:
+            upload = services.upload_match(
+                club=self.club, raw=_uploaded_bytes(request), uploaded_by=signed_in(request)
+            )
+        except Exception as exc:
+            UPLOADS.labels(_upload_outcome(exc)).inc()
+            raise
+        UPLOADS.labels("created" if upload.created else "duplicate").inc()
+        log.info(
+            "upload",
+            extra={"match": upload.match.pk, "club": self.club.pk, "new": upload.created},
         )
-        if upload.created:
-            verify_match.delay_on_commit(upload.match.pk)
         match = selectors.club_matches(self.club).get(pk=upload.match.pk)  # status after commit
         code = status.HTTP_201_CREATED if upload.created else status.HTTP_200_OK
         return Response(MatchSerializer(match).data, status=code)
+
+
+def _upload_outcome(exc: Exception) -> str:
+    if isinstance(exc, MatchConflict):
+        return "conflict"
+    if isinstance(exc, UploadTooLarge | RequestDataTooBig):
+        return "too_large"
+    return "invalid" if isinstance(exc, DocumentError | APIException) else "error"
 
 
 def _uploaded_bytes(request: Request) -> bytes:
     """The document's bytes, verbatim: the JSON body, or the uploaded file."""
     content_type = request.content_type or ""
     if content_type.startswith("multipart/form-data"):
-        upload = request.FILES.get("file")
-        if upload is None:
+        files = request.FILES.getlist("file")
+        if not files:
             raise DRFValidationError({"file": ["Attach the document as a file named 'file'."]})
+        if len(files) > 1:
+            raise DRFValidationError(
+                {"file": [f"One document per upload: {len(files)} files are named 'file'."]}
+            )
+        upload = files[0]
         if upload.size is not None and upload.size > settings.UPLOAD_MAX_BYTES:
             raise UploadTooLarge()
         return bytes(upload.read())

@@ -85,14 +85,15 @@ def club(cast: dict[str, Any]) -> Any:
 @pytest.fixture
 def api_client() -> Callable[[Any], Any]:
     """``api_client(user)``: a DRF client with the user's token (None: anonymous)."""
-    from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
+
+    from records import services
 
     def make(user: Any | None) -> APIClient:
         client = APIClient()
         if user is not None:
-            token, _ = Token.objects.get_or_create(user=user)
-            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+            key = services.issue_token(user=user).key
+            client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
         return client
 
     return make

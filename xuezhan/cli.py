@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from xuezhan import sheet as sheet_tool
 from xuezhan.errors import InvalidTileError, XuezhanError
 from xuezhan.fan import WinContext, check_tile_count, score_win, ting_value
 from xuezhan.files import read_input
@@ -47,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _commands() -> dict[str, Command]:
     return {"verify": (_verify_args, _verify), "score": (_score_args, _score),
             "waits": (_waits_args, _waits), **simulate_tool.CLI_COMMANDS,
-            **corrupt_tool.CLI_COMMANDS}
+            **corrupt_tool.CLI_COMMANDS, **sheet_tool.CLI_COMMANDS}
 
 
 # -- verify --------------------------------------------------------------------------

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from xuezhan import __version__
-from xuezhan.actions import action_from_json
+from xuezhan.actions import Action, action_from_json
 from xuezhan.errors import LogFormatError, XuezhanError
+from xuezhan.frames import Frame, Framer, problem_json
 from xuezhan.reader import read_document
 from xuezhan.rules import Rules
 from xuezhan.schema import SchemaIssue, validate_document
@@ -66,7 +67,7 @@ class RoundReport:
     settlement: Settlement
     incomplete: bool
     record: RoundRecord
-    seats: list[dict[str, Any]] = field(default_factory=list)
+    seats: list[SeatFacts] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -178,24 +179,91 @@ def table_for_round(round_doc: dict[str, Any], rules: Rules, base: int = 1) -> T
                  base=base, dice=round_doc.get("dice"))
 
 
+#: One event of a round, replayed: ``(index, action, problems, table)`` — its index in the
+#: round's ``events``, the action, the problems it raised (empty when legal) and the table
+#: after it. A plain tuple, the cheapest thing to make once per event on the hot path.
+#: ``table`` is the walk's one live table, not a copy: it moves on with the walk; copy
+#: what you keep (``table.hands[0][:]``) or build it at the step (a replay frame).
+Step = tuple[int, Action, list[Problem], Table]
+
+
+class RoundWalk:
+    """The one replay of a round: iterate it for one :data:`Step` per event.
+
+    ``verify_document``, the replay frames, the corruption tool and the coverage report
+    all walk a round this way. The walk deals a fresh table (``table``; the deal's faults
+    are in ``deal_problems``), plays each event leniently and yields a step; nothing is
+    copied per step. When the events run out it closes the table (``Table.finish``) and
+    keeps what that found in ``end_problems``. After more than ``limit`` faults in the
+    round (deal included) the step that crossed it also carries ``too_many_violations``
+    and the walk stops there (``stopped``), neither playing on nor finishing; ``limit``
+    None never stops. A walk replays its round once.
+
+    >>> from xuezhan.rules import Rules
+    >>> round_doc = {"dealer": 0, "hands": ["123456789m1122p9s", "123456789p1122s",
+    ...              "123456789s1122m", "345678m345678p3s"], "events": [
+    ...     {"type": "dingque", "suits": ["s", "m", "p", "s"]},
+    ...     {"type": "discard", "actor": 0, "tile": "9s"},
+    ...     {"type": "draw", "actor": 1, "tile": "9m"},
+    ...     {"type": "discard", "actor": 3, "tile": "9p"}]}
+    >>> walk = RoundWalk(round_doc, Rules.from_json({"exchange": "off"}))
+    >>> for index, action, problems, table in walk:
+    ...     print(index, action.type, [p.code for p in problems])
+    0 dingque []
+    1 discard []
+    2 draw []
+    3 discard ['discard_out_of_turn', 'tile_not_in_hand']
+    >>> walk.table.discards[3], walk.deal_problems, walk.end_problems, walk.stopped
+    ([Tile.parse('9p')], [], [], False)
+    """
+
+    def __init__(self, round_doc: dict[str, Any], rules: Rules, base: int = 1, *,
+                 limit: int | None = MAX_VIOLATIONS_PER_ROUND) -> None:
+        self.table = table_for_round(round_doc, rules, base)
+        self.deal_problems: list[Problem] = list(self.table.deal_problems)
+        self.end_problems: list[Problem] = []
+        self.stopped = False
+        self._events: Sequence[dict[str, Any]] = round_doc["events"]
+        self._limit = limit
+        self._started = False
+
+    def __iter__(self) -> Iterator[Step]:
+        if self._started:
+            raise RuntimeError("a RoundWalk replays its round once: make a new one")
+        self._started = True
+        return self._steps()
+
+    def _steps(self) -> Iterator[Step]:
+        table, limit = self.table, self._limit
+        play = table.play
+        faults = len(self.deal_problems)
+        for index, event in enumerate(self._events):
+            action = action_from_json(event)
+            problems = play(action, index)
+            if problems and limit is not None:  # the usual case skips the count
+                faults += len(problems)
+                if faults > limit:
+                    problems.append(Problem(
+                        "too_many_violations", f"more than {limit} faults; the replay of "
+                        "this round stopped here"))
+                    self.stopped = True
+                    yield index, action, problems, table
+                    return
+            yield index, action, problems, table
+        self.end_problems = table.finish()
+
+
 def play_round(round_doc: dict[str, Any], rules: Rules, base: int = 1) -> tuple[
         Table, list[tuple[int | None, Problem]]]:
-    """Replay one schema-valid round on a fresh table; return it and the problems found."""
-    table = table_for_round(round_doc, rules, base)
-    problems: list[tuple[int | None, Problem]] = [(None, p) for p in table.deal_problems]
-    play = table.play
-    for event_index, event in enumerate(round_doc["events"]):
-        found = play(action_from_json(event), event_index)
-        if not found:  # the usual case: no generator, no length check
-            continue
-        problems.extend((event_index, p) for p in found)
-        if len(problems) > MAX_VIOLATIONS_PER_ROUND:
-            problems.append((event_index, Problem(
-                "too_many_violations", f"more than {MAX_VIOLATIONS_PER_ROUND} faults; the "
-                "replay of this round stopped here")))
-            return table, problems
-    problems.extend((None, p) for p in table.finish())
-    return table, problems
+    """Replay one schema-valid round on a fresh table; return it and the problems found,
+    each with its event index (None for the deal's and the end's)."""
+    walk = RoundWalk(round_doc, rules, base)
+    problems: list[tuple[int | None, Problem]] = [(None, p) for p in walk.deal_problems]
+    for index, _action, found, _table in walk:
+        if found:
+            problems.extend((index, p) for p in found)
+    problems.extend((None, p) for p in walk.end_problems)
+    return walk.table, problems
 
 
 def _verify_round(index: int, round_doc: dict[str, Any], rules: Rules, base: int,
@@ -251,20 +319,65 @@ def _compare_payments(index: int, recorded: Sequence[Any],
     return found
 
 
+class SeatFacts(TypedDict):
+    """One seat's facts in one round: the report's ``rounds[i].seats[s]``, which the
+    service stores for statistics.
+
+    - ``seat``; ``won``; ``win_order`` (1 for the first winner, null if not won);
+    - ``self_drawn``: won by 自摸; ``discarder``: whose discard it won on (the robbed konger
+      for 抢杠), null if self-drawn or not won;
+    - ``pattern``, ``fan``, ``points``: the scored win (null if not won);
+    - ``delta``: the round's total for the seat;
+    - ``kong_income``: kong money received (direct, added and concealed kongs);
+    - ``ready``: ready (听牌) at a drawn round's 查叫, null when there was none;
+    - ``flower_pig``: a flower pig (花猪) at that check;
+    - ``ting_paid``/``ting_received``: 查叫 and 补差价 paid and received;
+    - ``refunded``: kong money paid back (退税); ``transferred``: kong money handed over
+      (呼叫转移 and kong refunds).
+    """
+
+    seat: int
+    won: bool
+    win_order: int | None
+    self_drawn: bool
+    discarder: int | None
+    pattern: str | None
+    fan: int | None
+    points: int | None
+    delta: int
+    kong_income: int
+    ready: bool | None
+    flower_pig: bool
+    ting_paid: int
+    ting_received: int
+    refunded: int
+    transferred: int
+
+
+#: which payments each money fact of SeatFacts sums: (reasons, summed for the payer?)
+_MONEY_FACTS: dict[str, tuple[frozenset[str], bool]] = {
+    "kong_income": (frozenset({"kong_direct", "kong_added", "kong_concealed"}), False),
+    "ting_paid": (frozenset({"ting_check", "price_difference"}), True),
+    "ting_received": (frozenset({"ting_check", "price_difference"}), False),
+    "refunded": (frozenset({"tax_refund"}), True),
+    "transferred": (frozenset({"call_transfer", "kong_refund"}), True),
+}
+
+
 def _seat_facts(table: Table, record: RoundRecord, settlement: Settlement) -> list[
-        dict[str, Any]]:
+        SeatFacts]:
     wins = {e.seat: e for e in record.events if isinstance(e, WinEvent)}
     checks = {c.seat: c for c in record.checks}
-    facts = []
+    money = {name: [0, 0, 0, 0] for name in _MONEY_FACTS}
+    for p in settlement.payments:  # one pass: a round has tens of payments, four seats
+        for name, (reasons, payer) in _MONEY_FACTS.items():
+            if p.reason in reasons:
+                money[name][p.payer if payer else p.payee] += p.amount
+    facts: list[SeatFacts] = []
     for seat in range(4):
         win = wins.get(seat)
         score = table.scores.get(seat)
         check = checks.get(seat)
-
-        def paid(reasons: tuple[str, ...], payer: bool, seat: int = seat) -> int:
-            return sum(p.amount for p in settlement.payments if p.reason in reasons
-                       and (p.payer if payer else p.payee) == seat)
-
         facts.append({
             "seat": seat,
             "won": table.won[seat],
@@ -275,19 +388,20 @@ def _seat_facts(table: Table, record: RoundRecord, settlement: Settlement) -> li
             "fan": score.fan if score else None,
             "points": score.points if score else None,
             "delta": settlement.deltas[seat],
-            "kong_income": paid(("kong_direct", "kong_added", "kong_concealed"), payer=False),
+            "kong_income": money["kong_income"][seat],
             "ready": None if check is None else check.ready_fan is not None,
             "flower_pig": bool(check and check.flower_pig),
-            "ting_paid": paid(("ting_check", "price_difference"), payer=True),
-            "ting_received": paid(("ting_check", "price_difference"), payer=False),
-            "refunded": paid(("tax_refund",), payer=True),
-            "transferred": paid(("call_transfer", "kong_refund"), payer=True),
+            "ting_paid": money["ting_paid"][seat],
+            "ting_received": money["ting_received"][seat],
+            "refunded": money["refunded"][seat],
+            "transferred": money["transferred"][seat],
         })
     return facts
 
 
-def replay_frames(doc: dict[str, Any], round_index: int) -> list[dict[str, Any]]:
-    """The state after each event of one round, for a step-through viewer.
+def replay_frames(doc: dict[str, Any], round_index: int) -> list[Frame]:
+    """The table after each step of one round, for a step-through viewer: the deal, then
+    one frame per event (see :class:`xuezhan.frames.Frame` for the shape).
 
     :raises LogFormatError: when the document is not schema-valid or has no such round.
     """
@@ -302,20 +416,10 @@ def replay_frames(doc: dict[str, Any], round_index: int) -> list[dict[str, Any]]
         rules = Rules.from_json(doc.get("ruleset", "chengdu"))
     except XuezhanError as exc:
         raise LogFormatError(str(exc)) from None
-    round_doc = rounds[round_index]
-    table = table_for_round(round_doc, rules, doc.get("base", 1))
-    frames = [_frame(table, None, None, [])]
-    for event_index, event in enumerate(round_doc["events"]):
-        problems = table.play(action_from_json(event), event_index)
-        frames.append(_frame(table, event_index, event, problems))
+    # a viewer shows a faulty round to its end: no limit on the faults
+    walk = RoundWalk(rounds[round_index], rules, doc.get("base", 1), limit=None)
+    framer = Framer(walk.table)
+    frames = [framer.deal(walk.deal_problems)]
+    frames.extend(framer.step(index, action, found) for index, action, found, _ in walk)
+    frames[-1]["problems"].extend(problem_json(p) for p in walk.end_problems)
     return frames
-
-
-def _frame(table: Table, index: int | None, event: dict[str, Any] | None,
-           problems: list[Problem]) -> dict[str, Any]:
-    running = settle(RoundRecord(dealer=table.dealer, events=tuple(table.record), drawn=False,
-                                 base=table.base, complete=False), table.rules)
-    return {"event": index, "action": event, **table.snapshot(),
-            "scores": list(running.deltas),
-            "problems": [{"code": p.code, "message": p.message, "seat": p.seat}
-                         for p in problems]}

@@ -100,7 +100,7 @@
   function describe(step) {
     var frame = frames[step] || {};
     var action = frame.action;
-    if (!action) {
+    if (!action || action.type === "deal") { // step 0, the deal
       var dice = Array.isArray(data.dice) ? data.dice.join(" + ") : null;
       return fmt(dice ? T.deal_dice : T.deal, { dealer: nameOf(data.dealer), dice: dice });
     }

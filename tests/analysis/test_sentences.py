@@ -10,7 +10,7 @@ from django.utils import translation
 from analysis.sentences import sentence
 from tests.records.documents import data_documents
 from xuezhan.replay import verify_document
-from xuezhan.simulate import simulate_match
+from xuezhan.sim.simulate import simulate_match
 
 
 def _payments() -> list[Any]:

@@ -1,13 +1,11 @@
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 import xuezhan
-from analysis import services
+from analysis import leases, services
 from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
 from records.models import Match
 from tests.records.documents import illegal_document, make_document
@@ -53,7 +51,7 @@ def snapshot(match: Match) -> dict[str, Any]:
 def test_a_legal_match_is_verified_with_its_settlement(upload: Any) -> None:
     doc = simulated(1, rounds=3)
     match = upload(doc)
-    assert services.claim_match(match_id=match.pk)
+    assert leases.claim(match_id=match.pk, owner="task-1")
     match = services.verify_match(match_id=match.pk)
     assert match.status == "verified" and match.attempts == 1 and match.last_error == ""
     verification = match.verification
@@ -136,43 +134,6 @@ def test_rows_the_database_refuses_fail_the_match_not_the_worker(
     match = services.verify_match(match_id=upload(make_document(5)).pk)
     assert match.status == "failed" and "IntegrityError" in match.last_error
     assert not Verification.objects.exists()  # nothing half-written
-
-
-def test_only_a_pending_match_can_be_claimed(upload: Any) -> None:
-    match = upload(make_document(6))
-    assert services.claim_match(match_id=match.pk)
-    assert services.claim_match(match_id=match.pk)  # redelivered after a dead worker
-    services.verify_match(match_id=match.pk)
-    assert not services.claim_match(match_id=match.pk)
-    assert Match.objects.get(pk=match.pk).attempts == 2
-
-
-def test_the_sweeper_requeues_stuck_matches_and_gives_up_eventually(
-    upload: Any, settings: Any
-) -> None:
-    settings.VERIFY_STUCK_AFTER_SECONDS = 600
-    settings.VERIFY_MAX_ATTEMPTS = 3
-    long_ago = timezone.now() - timedelta(hours=1)
-    fresh = upload(make_document(7))
-    stuck_queued = upload(make_document(8))
-    stuck_verifying = upload(make_document(9))
-    hopeless = upload(make_document(10))
-    done = upload(make_document(11))
-    Match.objects.filter(pk=stuck_queued.pk).update(status_changed_at=long_ago)
-    Match.objects.filter(pk=stuck_verifying.pk).update(
-        status="verifying", attempts=1, status_changed_at=long_ago
-    )
-    Match.objects.filter(pk=hopeless.pk).update(
-        status="verifying", attempts=3, status_changed_at=long_ago
-    )
-    Match.objects.filter(pk=done.pk).update(status="verified", status_changed_at=long_ago)
-
-    assert services.sweep_stuck_matches() == [stuck_queued.pk, stuck_verifying.pk]
-    status = dict(Match.objects.values_list("pk", "status"))
-    assert status[fresh.pk] == "queued" and status[stuck_verifying.pk] == "queued"
-    assert status[hopeless.pk] == "failed" and status[done.pk] == "verified"
-    assert Match.objects.get(pk=hopeless.pk).last_error == "gave up after 3 attempts"
-    assert services.sweep_stuck_matches() == []  # their clocks restarted
 
 
 def test_reverify_runs_again_whatever_the_status(upload: Any) -> None:

@@ -51,7 +51,20 @@ def test_the_periodic_sweeper_requeues_and_runs(upload: Any, settings: Any) -> N
     from django.utils import timezone
 
     match = upload(make_document(3))
-    stuck_since = timezone.now() - timedelta(seconds=settings.VERIFY_STUCK_AFTER_SECONDS + 1)
-    Match.objects.filter(pk=match.pk).update(status_changed_at=stuck_since)
+    ran_out = timezone.now() - timedelta(seconds=1)
+    Match.objects.filter(pk=match.pk).update(status="verifying", lease_until=ran_out)
     assert tasks.sweep_stuck_matches.delay().get() == 1
     assert Match.objects.get(pk=match.pk).status == "verified"
+
+
+def test_an_upload_is_verified_through_the_signal_analysis_listens_to(
+    club: Any, cast: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from records import services as records_services
+    from tests.records.documents import dumps
+
+    with django_capture_on_commit_callbacks(execute=True):
+        upload = records_services.upload_match(
+            club=club, raw=dumps(make_document(4)), uploaded_by=cast["mia"]
+        )
+    assert Match.objects.get(pk=upload.match.pk).status == "verified"

@@ -54,15 +54,22 @@ class Workers:
         self.log_dir = log_dir
         self.procs: list[subprocess.Popen[bytes]] = []
 
-    def start(self) -> subprocess.Popen[bytes]:
+    def start(self, *, beat: bool = False, timings: str = "short") -> subprocess.Popen[bytes]:
+        """A worker; ``beat``: with the periodic sweep in it; ``timings``: "short" redelivers
+        a dead worker's task after 5 s, "default" keeps every recovery setting as shipped."""
         env = {
             **os.environ,
             "DATABASE_URL": test_database_url(),
             "CELERY_BROKER_URL": BROKER_URL,
             "CELERY_QUEUE": self.queue,
-            "CELERY_VISIBILITY_TIMEOUT": "5",  # redeliver a dead worker's task after 5 s
             "DJANGO_SETTINGS_MODULE": "xuezhan.config.settings",
         }
+        if timings == "short":
+            env["CELERY_VISIBILITY_TIMEOUT"] = "5"
+        else:
+            for name in [k for k in env if k.startswith(("VERIFY_", "CELERY_VISIBILITY"))]:
+                del env[name]
+        extra = ["-B", "-s", str(self.log_dir / f"beat-{len(self.procs)}")] if beat else []
         log = (self.log_dir / f"worker-{len(self.procs)}.log").open("wb")
         proc = subprocess.Popen(
             [
@@ -77,6 +84,7 @@ class Workers:
                 self.queue,
                 "-n",
                 f"{self.queue}-{len(self.procs)}@%h",
+                *extra,
             ],
             cwd=ROOT,
             env=env,
@@ -287,3 +295,43 @@ def test_a_pool_child_killed_mid_task_is_redelivered_at_once(
 def _children(pid: int) -> list[int]:
     result = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
     return [int(line) for line in result.stdout.split()]
+
+
+def test_a_match_left_by_a_dead_worker_is_verified_within_two_minutes(
+    workers: Workers, club: Any, cast: Any, api_client: Any
+) -> None:
+    """The shipped timings: the lease runs out, the beat sweep re-queues, a worker verifies;
+    the killed task never runs alongside its successor."""
+    import psycopg
+
+    from records.models import Match
+
+    docs = simulated(3)
+    ids = upload_all(club, api_client(cast["mia"]), docs)
+    with (
+        psycopg.connect(test_database_url()) as lock,
+        psycopg.connect(test_database_url(), autocommit=True) as watch,
+    ):
+        # FOR KEY SHARE lets the claim (an UPDATE of non-key columns) through, and stops the
+        # verification's SELECT … FOR UPDATE: the worker is mid-task, holding a lease
+        lock.execute("SELECT id FROM records_match WHERE id = ANY(%s) FOR KEY SHARE", [ids])
+        first = workers.start(timings="default")
+        wait_for(
+            lambda: _waiting_on_a_lock(watch) > 0 and statuses(ids).get("verifying") == 1,
+            30, "a claimed match, mid-task", workers,
+        )  # fmt: skip
+        claimed = Match.objects.get(pk__in=ids, status="verifying")
+        workers.kill(first)
+        killed_at = time.monotonic()
+        lock.rollback()
+
+    workers.start(beat=True, timings="default")
+    wait_for(
+        lambda: statuses(ids).get("verified") == 3, 150, "all verified after the kill", workers
+    )
+    recovered_after = time.monotonic() - killed_at
+    assert recovered_after < 120, f"recovered after {recovered_after:.0f} s"
+    assert_verified_exactly_once(ids, docs)
+    claimed.refresh_from_db()
+    assert claimed.attempts == 2  # claimed by the dead task, then once more
+    print(f"recovered {recovered_after:.1f} s after the SIGKILL")

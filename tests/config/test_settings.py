@@ -29,7 +29,33 @@ def run_manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[s
 
 _KNOBS = (
     "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "HTTPS_ONLY", "DATABASE_URL", "CELERY_BROKER_URL",
+    "CACHE_URL", "STATIC_ROOT", "DJANGO_SETTINGS_MODULE",
+    "SECRET_KEY_FILE", "DATABASE_URL_FILE", "CELERY_BROKER_URL_FILE", "CACHE_URL_FILE",
 )  # fmt: skip
+
+PRODUCTION = {
+    "DJANGO_SETTINGS_MODULE": "xuezhan.config.production",
+    "SECRET_KEY": "k" * 10 + "-production-like-secret-" + "9f8e7d6c5b4a" * 3,
+    "DATABASE_URL": "postgres://xuezhan@db.internal:5432/xuezhan",
+    "CELERY_BROKER_URL": "redis://broker.internal:6379/0",
+    "CACHE_URL": "redis://broker.internal:6379/1",
+    "ALLOWED_HOSTS": "xuezhan.example",
+}
+
+
+def settings_of(env: dict[str, str], *names: str) -> subprocess.CompletedProcess[str]:
+    """Load the settings in a fresh process with ``env``; print the named settings."""
+    code = "import django; django.setup(); from django.conf import settings as s; " + "; ".join(
+        f"print(repr(s.{name}))" for name in names
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**{k: v for k, v in os.environ.items() if k not in _KNOBS}, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 @pytest.mark.parametrize(("value", "expected"), [("True", True), ("false", False), ("", False)])
@@ -59,41 +85,63 @@ def test_envlist_splits_on_commas(monkeypatch: pytest.MonkeyPatch) -> None:
     assert config.envlist("XZ_HOSTS", "") == ["a.example", "b.example"]
 
 
-def test_the_defaults_are_sqlite_and_eager_tasks(tmp_path: Path) -> None:
-    code = (
-        "from django.conf import settings as s; "
-        "print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER, s.DEBUG)"
+def test_the_defaults_are_sqlite_and_eager_tasks_and_nothing_is_written(tmp_path: Path) -> None:
+    var = tmp_path / "var"
+    result = settings_of(
+        {"DJANGO_SETTINGS_MODULE": "xuezhan.config.settings", "XUEZHAN_VAR_DIR": str(var)},
+        "DATABASES['default']['ENGINE']", "CELERY_TASK_ALWAYS_EAGER", "DEBUG",
+        "SECRET_KEY.__len__()",
+    )  # fmt: skip
+    assert result.stdout.split() == ["'django.db.backends.sqlite3'", "True", "False", "67"], (
+        result.stderr
     )
-    result = subprocess.run(
-        [sys.executable, "-c", f"import django; django.setup(); {code}"],
-        cwd=ROOT,
-        env={
-            **{k: v for k, v in os.environ.items() if k not in _KNOBS},
-            "DJANGO_SETTINGS_MODULE": "xuezhan.config.settings",
-            "XUEZHAN_VAR_DIR": str(tmp_path),
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.stdout.split() == ["django.db.backends.sqlite3", "True", "False"], result.stderr
-    assert (tmp_path / "secret_key").exists()  # generated, private, never a known default
+    assert not var.exists()  # importing the settings writes nothing, not even a folder
+
+
+def test_the_development_secret_key_is_random_per_process() -> None:
+    env = {"DJANGO_SETTINGS_MODULE": "xuezhan.config.settings"}
+    keys = {settings_of(env, "SECRET_KEY").stdout for _ in range(2)}
+    assert len(keys) == 2 and all(len(key) > 50 for key in keys)
+
+
+def test_a_secret_may_come_from_a_file(tmp_path: Path) -> None:
+    secret = tmp_path / "secret_key"
+    secret.write_text("from-a-file-" + "x" * 50 + "\n")
+    env = {**PRODUCTION, "SECRET_KEY": "", "SECRET_KEY_FILE": str(secret)}
+    result = settings_of(env, "SECRET_KEY")
+    assert result.stdout.strip() == repr("from-a-file-" + "x" * 50), result.stderr
+
+
+def test_an_unreadable_secret_file_is_a_start_up_error(tmp_path: Path) -> None:
+    env = {**PRODUCTION, "SECRET_KEY": "", "SECRET_KEY_FILE": str(tmp_path / "missing")}
+    result = settings_of(env, "SECRET_KEY")
+    assert result.returncode != 0 and "SECRET_KEY_FILE" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "name", ["SECRET_KEY", "DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL", "ALLOWED_HOSTS"]
+)
+def test_production_refuses_to_start_without_a_secret(name: str) -> None:
+    result = settings_of({**PRODUCTION, name: ""}, "DEBUG")
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr and f"{name} is not set" in result.stderr
+
+
+def test_production_settings_use_the_workers_and_https() -> None:
+    result = settings_of(
+        PRODUCTION, "CELERY_TASK_ALWAYS_EAGER", "DEBUG", "SECURE_SSL_REDIRECT",
+        "DATABASES['default']['ENGINE']",
+    )  # fmt: skip
+    assert result.stdout.split() == [
+        "False", "False", "True", "'django.db.backends.postgresql'",
+    ], result.stderr  # fmt: skip
 
 
 def test_check_deploy_is_clean_with_production_settings(tmp_path: Path) -> None:
     result = run_manage(
-        "check",
-        "--deploy",
-        "--fail-level",
-        "WARNING",
-        env={
-            "DEBUG": "False",
-            "SECRET_KEY": "k" * 10 + "-production-like-secret-" + "9f8e7d6c5b4a" * 3,
-            "ALLOWED_HOSTS": "xuezhan.example",
-            "HTTPS_ONLY": "True",
-            "XUEZHAN_VAR_DIR": str(tmp_path),
-        },
-    )
+        "check", "--deploy", "--fail-level", "WARNING",
+        env={**PRODUCTION, "XUEZHAN_VAR_DIR": str(tmp_path)},
+    )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
 

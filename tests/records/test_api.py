@@ -18,6 +18,11 @@ def url(club: Any) -> str:
     return f"/api/v1/clubs/{club.pk}/matches/"
 
 
+def error_paths(response: Any) -> list[str]:
+    """The JSON paths a problem-shaped error body names."""
+    return [error["path"] for error in response.json()["errors"]]
+
+
 def post_json(client: Any, club: Any, body: bytes) -> Any:
     return client.generic("POST", url(club), body, content_type="application/json")
 
@@ -63,7 +68,8 @@ def test_no_rate_limit_when_it_is_switched_off(
 
 def test_a_multipart_upload_without_a_file_is_a_400(club: Any, cast: Any, api_client: Any) -> None:
     response = api_client(cast["mia"]).post(url(club), {"x": "1"}, format="multipart")
-    assert response.status_code == 400 and "file" in response.json()
+    assert response.status_code == 400 and error_paths(response) == ["$.file"]
+    assert response.json()["type"] == "invalid_request"
 
 
 def test_the_upload_enqueues_verification_after_commit(
@@ -254,15 +260,15 @@ def test_creating_a_club_makes_you_its_owner(cast: Any, api_client: Any) -> None
     assert [(m["username"], m["role"]) for m in body.json()["results"]] == [("nora", "owner")]
 
 
-def test_an_admin_cannot_make_an_owner(club: Any, cast: Any, api_client: Any) -> None:
+def test_an_admin_cannot_invite_an_owner(club: Any, cast: Any, api_client: Any) -> None:
     response = api_client(cast["adam"]).post(
-        f"/api/v1/clubs/{club.pk}/memberships/",
+        f"/api/v1/clubs/{club.pk}/invitations/",
         {"username": "nora", "role": "owner"},
         format="json",
     )
     assert response.status_code == 403
     response = api_client(cast["olga"]).post(
-        f"/api/v1/clubs/{club.pk}/memberships/",
+        f"/api/v1/clubs/{club.pk}/invitations/",
         {"username": "nora", "role": "owner"},
         format="json",
     )
@@ -274,7 +280,8 @@ def test_the_last_owner_cannot_step_down(club: Any, cast: Any, api_client: Any) 
     response = api_client(cast["olga"]).patch(
         f"/api/v1/clubs/{club.pk}/memberships/{owner.pk}/", {"role": "admin"}, format="json"
     )
-    assert response.status_code == 400 and "owner" in response.json()["role"][0]
+    assert response.status_code == 400 and error_paths(response) == ["$.role"]
+    assert "owner" in response.json()["errors"][0]["message"]
 
 
 def test_a_player_can_be_linked_to_a_member_only(
@@ -322,12 +329,45 @@ def test_a_user_has_one_player_per_club(club: Any, cast: Any, api_client: Any) -
     first = client.post(players, {"handle": "mia", "username": "mia"}, format="json")
     assert first.status_code == 201
     second = client.post(players, {"handle": "mia2", "username": "mia"}, format="json")
-    assert second.status_code == 400 and "handle" in second.json()
+    assert second.status_code == 400 and error_paths(second) == ["$.username"]
+
+
+def test_linking_a_user_who_has_a_player_already_is_a_400(
+    club: Any, cast: Any, api_client: Any
+) -> None:
+    client = api_client(cast["adam"])
+    players = f"/api/v1/clubs/{club.pk}/players/"
+    first = client.post(players, {"handle": "p1", "username": "mia"}, format="json")
+    assert first.status_code == 201
+    p2 = client.post(players, {"handle": "p2"}, format="json").json()["id"]
+    response = client.patch(f"{players}{p2}/", {"username": "mia"}, format="json")
+    assert response.status_code == 400 and error_paths(response) == ["$.username"]
+    # the player already linked to mia may keep her
+    p1 = club.players.get(handle="p1").pk
+    assert client.patch(f"{players}{p1}/", {"username": "mia"}, format="json").status_code == 200
+
+
+def test_a_link_that_loses_a_race_is_a_400_not_a_500(
+    club: Any, cast: Any, api_client: Any, monkeypatch: Any
+) -> None:
+    from records import serializers
+
+    client = api_client(cast["adam"])
+    players = f"/api/v1/clubs/{club.pk}/players/"
+    client.post(players, {"handle": "p1", "username": "mia"}, format="json")
+    p2 = client.post(players, {"handle": "p2"}, format="json").json()["id"]
+    # the check passes, then the database refuses: as when another request linked her first
+    monkeypatch.setattr(
+        serializers.PlayerSerializer, "validate_username", lambda self, user: user
+    )
+    response = client.patch(f"{players}{p2}/", {"username": "mia"}, format="json")
+    assert response.status_code == 400 and error_paths(response) == ["$.username"]
 
 
 def test_an_unknown_api_url_is_a_json_404(cast: Any, api_client: Any) -> None:
     response = api_client(cast["mia"]).get("/api/v1/clubs/not-a-number/")
-    assert response.status_code == 404 and response.json() == {"detail": "Not found."}
+    assert response.status_code == 404
+    assert response.json() == {"type": "not_found", "detail": "Not found.", "errors": []}
 
 
 def test_too_many_multipart_fields_is_a_json_400(
@@ -337,3 +377,67 @@ def test_too_many_multipart_fields_is_a_json_400(
     fields = {f"f{i}": "x" for i in range(10)}
     response = api_client(cast["mia"]).post(url(club), fields, format="multipart")
     assert response.status_code == 400 and response["Content-Type"] == "application/json"
+
+
+@pytest.mark.parametrize("offset", ["+16:00", "-16:48", "+23:59"])
+def test_a_date_filter_with_any_offset_is_asked_in_utc(
+    club: Any, cast: Any, api_client: Any, upload: Any, offset: str
+) -> None:
+    from datetime import UTC, datetime
+
+    from records.views import UtcDateTimeField
+
+    # PostgreSQL refuses offsets of 16 h or more: the value must reach it in UTC
+    value = UtcDateTimeField().clean(f"2026-11-10T00:00:00{offset}")
+    assert value.tzinfo is UTC
+    assert value == datetime.fromisoformat(f"2026-11-10T00:00:00{offset}")
+    upload(make_document(1))  # played 2026-11-02
+    response = api_client(cast["mia"]).get(
+        url(club), {"played_after": f"2026-11-01T00:00:00{offset}"}
+    )
+    assert response.status_code == 200 and response.json()["count"] == 1
+
+
+@pytest.mark.parametrize("value", ["0001-01-01T00:00:00+16:00", "9999-12-31T23:59:59-15:00"])
+def test_a_date_filter_with_no_utc_equivalent_is_a_400(
+    club: Any, cast: Any, api_client: Any, value: str
+) -> None:
+    response = api_client(cast["mia"]).get(url(club), {"played_before": value})
+    assert response.status_code == 400
+    assert "played_before" in response.content.decode()
+
+
+def test_the_same_match_id_with_other_content_is_a_409_naming_the_match(
+    club: Any, cast: Any, api_client: Any
+) -> None:
+    client = api_client(cast["mia"])
+    first = post_json(client, club, dumps(make_document(5, match_id="x")))
+    assert first.status_code == 201
+    assert post_json(client, club, dumps(make_document(5, match_id="x"))).status_code == 200
+    response = post_json(client, club, dumps(make_document(6, match_id="x")))
+    assert response.status_code == 409
+    body = response.json()
+    assert body["type"] == "conflict" and body["match"] == first.json()["id"]
+    assert f"Match {first.json()['id']}" in body["detail"] and "content" in body["detail"]
+    assert Match.objects.count() == 1
+
+
+def test_two_file_parts_in_one_upload_are_a_400(club: Any, cast: Any, api_client: Any) -> None:
+    files = [
+        SimpleUploadedFile(f"m{n}.json", dumps(make_document(n)), "application/json")
+        for n in (1, 2)
+    ]
+    response = api_client(cast["mia"]).post(url(club), {"file": files}, format="multipart")
+    assert response.status_code == 400 and "file" in response.content.decode()
+    assert Match.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    "path", ["clubs/{big}/", "clubs/{club}/matches/{big}/", "clubs/{big}/players/"]
+)
+def test_an_id_too_large_for_the_database_is_a_404(
+    club: Any, cast: Any, api_client: Any, path: str
+) -> None:
+    big = "2505464436224936640512"  # over 2**63: no database integer holds it
+    response = api_client(cast["olga"]).get("/api/v1/" + path.format(big=big, club=club.pk))
+    assert response.status_code == 404 and response.json()["type"] == "not_found"

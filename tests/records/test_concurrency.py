@@ -35,11 +35,10 @@ def post(url: str, token: str, body: bytes) -> tuple[int, dict[str, Any]]:
 def test_fifty_concurrent_uploads_of_one_document_make_one_match(
     live_server: Any, club: Any, cast: Any
 ) -> None:
-    from rest_framework.authtoken.models import Token
-
+    from records import services
     from records.models import Match, Player, Seat
 
-    token = Token.objects.create(user=cast["mia"]).key
+    token = services.issue_token(user=cast["mia"]).key
     url = f"{live_server.url}/api/v1/clubs/{club.pk}/matches/"
     body = dumps(make_document(77, match_id="same-match"))
     with ThreadPoolExecutor(max_workers=CLIENTS) as pool:

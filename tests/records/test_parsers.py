@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 from rest_framework.exceptions import ParseError
@@ -37,3 +38,16 @@ def test_the_parser_takes_the_depth_limit_from_the_settings(settings: object) ->
     assert parse(b"[[1]]") == [[1]]
     with pytest.raises(ParseError, match="nested more than 2 levels"):
         parse(b"[[[1]]]")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("value", ["mi\x00a", "\x00"])
+def test_a_nul_in_a_multipart_field_is_a_400_naming_the_field(
+    club: Any, cast: Any, api_client: Any, value: str
+) -> None:
+    # PostgreSQL cannot even compare a string holding NUL: it must never reach a query
+    response = api_client(cast["adam"]).post(
+        f"/api/v1/clubs/{club.pk}/invitations/", {"username": value}, format="multipart"
+    )
+    assert response.status_code == 400
+    assert "username" in response.json()["detail"] and "NUL" in response.json()["detail"]

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from records import services
 from tests.records.documents import dumps, make_document
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +30,14 @@ MATRIX: list[tuple[str, str, Any, tuple[int, int, int, int, int]]] = [
     ("PATCH", C, {"name": "Renamed"}, (401, 404, 403, 200, 200)),
     ("DELETE", C, None, (401, 404, 403, 403, 204)),
     ("GET", C + "memberships/", None, (401, 404, 200, 200, 200)),
-    ("POST", C + "memberships/", {"username": "erin"}, (401, 404, 403, 201, 201)),
+    # nobody is added without consent: members join by accepting an invitation
+    ("POST", C + "memberships/", {"username": "erin"}, (401, 404, 405, 405, 405)),
+    ("GET", C + "invitations/", None, (401, 404, 403, 200, 200)),
+    ("POST", C + "invitations/", {"username": "erin"}, (401, 404, 403, 201, 201)),
+    ("GET", C + "invitations/{invitation}/", None, (401, 404, 403, 200, 200)),
+    ("DELETE", C + "invitations/{invitation}/", None, (401, 404, 403, 204, 204)),
+    ("GET", "/api/v1/invitations/", None, (401, 200, 200, 200, 200)),
+    ("GET", "/api/v1/auth/tokens/", None, (401, 200, 200, 200, 200)),
     ("GET", C + "memberships/{membership}/", None, (401, 404, 200, 200, 200)),
     ("PATCH", C + "memberships/{membership}/", {"role": "admin"}, (401, 404, 403, 200, 200)),
     ("DELETE", C + "memberships/{membership}/", None, (401, 404, 403, 204, 204)),
@@ -68,7 +76,9 @@ def test_permission_matrix(
 ) -> None:
     make_user("erin")
     match = upload(make_document(1))
+    invitation = services.invite(club=club, invited_by=cast["olga"], role="member", username="zed")
     url = path.format(
+        invitation=invitation.invitation.pk,
         club=club.pk,
         match=match.pk,
         membership=club.memberships.get(user=cast["mia"]).pk,

@@ -51,14 +51,21 @@ def test_the_same_document_twice_is_one_match(club: Any, cast: Any) -> None:
     assert Match.objects.count() == 1
 
 
-def test_the_same_match_id_is_the_same_match(club: Any, cast: Any) -> None:
+def test_the_same_match_id_with_other_content_is_a_conflict_naming_the_match(
+    club: Any, cast: Any
+) -> None:
+    from records.errors import MatchConflict
+
     first = services.upload_match(
         club=club, raw=dumps(make_document(5, match_id="x")), uploaded_by=None
     )
-    second = services.upload_match(
-        club=club, raw=dumps(make_document(6, match_id="x")), uploaded_by=None
-    )
-    assert not second.created and second.match.pk == first.match.pk
+    with pytest.raises(MatchConflict) as exc:
+        services.upload_match(
+            club=club, raw=dumps(make_document(6, match_id="x")), uploaded_by=None
+        )
+    assert exc.value.match_id == first.match.pk
+    assert exc.value.errors[0]["path"] == "$.match_id"
+    assert Match.objects.count() == 1
 
 
 def test_another_club_may_hold_the_same_document(club: Any, cast: Any) -> None:

@@ -1,11 +1,42 @@
-"""The Celery app, wired as the Celery docs show (settings under the ``CELERY_`` namespace)."""
+"""The Celery app, wired as the Celery docs show (settings under the ``CELERY_`` namespace),
+and the worker's heartbeat that /readyz reports (xuezhan.config.ops)."""
 
+import contextlib
 import os
+import socket
+import threading
+import time
+from typing import Any
 
 from celery import Celery
+from celery.signals import worker_ready, worker_shutdown
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "xuezhan.config.settings")
 
 app = Celery("xuezhan")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+HEARTBEAT_KEY = "xuezhan:worker-heartbeat"  # in the Django cache, shared with the web
+HEARTBEAT_EVERY = 15  # seconds
+_stop = threading.Event()
+
+
+def _beat(hostname: str) -> None:
+    from django.core.cache import cache
+
+    while not _stop.is_set():
+        with contextlib.suppress(Exception):  # the cache is away: readyz shows a stale beat
+            cache.set(HEARTBEAT_KEY, {"hostname": hostname, "at": time.time()}, timeout=300)
+        _stop.wait(HEARTBEAT_EVERY)
+
+
+@worker_ready.connect
+def _start_heartbeat(sender: Any = None, **kwargs: Any) -> None:
+    hostname = getattr(sender, "hostname", None) or socket.gethostname()
+    threading.Thread(target=_beat, args=(hostname,), name="heartbeat", daemon=True).start()
+
+
+@worker_shutdown.connect
+def _stop_heartbeat(**kwargs: Any) -> None:
+    _stop.set()

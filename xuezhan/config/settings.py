@@ -9,12 +9,13 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
-# Local state (the default SQLite file, a generated secret key); .gitignore'd.
+# Local state of a laptop (the default SQLite file); .gitignore'd.
 VAR_DIR = Path(os.environ.get("XUEZHAN_VAR_DIR", str(BASE_DIR / "var")))
 
 
@@ -41,41 +42,63 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-def _secret_key() -> str:
-    """SECRET_KEY from the environment, else a random key kept in var/secret_key.
+def envsecret(name: str) -> str:
+    """A secret from ``NAME``, or else from the file that ``NAME_FILE`` names ("" if neither).
 
-    Never a well-known default: an unset key on a server still gets a private one.
+    The file form suits container and systemd secrets (a path, not a value in the
+    environment). A named file that cannot be read is an error, never an empty secret.
     """
-    key = os.environ.get("SECRET_KEY", "")
-    if key:
-        return key
-    path = VAR_DIR / "secret_key"
+    value = os.environ.get(name, "")
+    if value:
+        return value
+    path = os.environ.get(f"{name}_FILE", "")
+    if not path:
+        return ""
     try:
-        return path.read_text().strip()
-    except FileNotFoundError:
-        VAR_DIR.mkdir(parents=True, exist_ok=True)
-        key = secrets.token_urlsafe(50)
-        path.write_text(key)
-        path.chmod(0o600)
-        return key
+        value = Path(path).read_text().strip()
+    except OSError as exc:
+        raise ImproperlyConfigured(f"{name}_FILE={path}: cannot read it ({exc.strerror})") from None
+    if not value:
+        raise ImproperlyConfigured(f"{name}_FILE={path}: the file is empty")
+    return value
+
+
+def transport_security(https_only: bool) -> dict[str, Any]:
+    """Behind a TLS-terminating proxy: every transport-security setting that
+    `manage.py check --deploy` asks for, on or off together."""
+    return {
+        "SECURE_SSL_REDIRECT": https_only,
+        "SESSION_COOKIE_SECURE": https_only,
+        "CSRF_COOKIE_SECURE": https_only,
+        "SECURE_HSTS_SECONDS": envint("SECURE_HSTS_SECONDS", 31536000 if https_only else 0),
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS": https_only,
+        "SECURE_HSTS_PRELOAD": https_only,
+        "SECURE_PROXY_SSL_HEADER": ("HTTP_X_FORWARDED_PROTO", "https") if https_only else None,
+    }
+
+
+def database(url: str) -> dict[str, Any]:
+    config: dict[str, Any] = dict(
+        dj_database_url.parse(
+            url, conn_max_age=envint("DATABASE_CONN_MAX_AGE", 60), conn_health_checks=True
+        )
+    )
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        # BEGIN IMMEDIATE: writers queue on the lock instead of failing with "database is locked".
+        config["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    return config
 
 
 DEBUG = envbool("DEBUG", "False")
-SECRET_KEY = _secret_key()
+# Unset here (a laptop, the tests): a random key for this process, never a well-known one,
+# never written anywhere. Sessions then last as long as the process; production settings
+# (xuezhan/config/production.py) require SECRET_KEY or SECRET_KEY_FILE.
+SECRET_KEY = envsecret("SECRET_KEY") or secrets.token_urlsafe(50)
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 
-# Behind a TLS-terminating proxy in production: HTTPS_ONLY=True turns on every
-# transport-security setting that `manage.py check --deploy` asks for.
 HTTPS_ONLY = envbool("HTTPS_ONLY", "False")
-SECURE_SSL_REDIRECT = HTTPS_ONLY
-SESSION_COOKIE_SECURE = HTTPS_ONLY
-CSRF_COOKIE_SECURE = HTTPS_ONLY
-SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 31536000 if HTTPS_ONLY else 0)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS_ONLY
-SECURE_HSTS_PRELOAD = HTTPS_ONLY
-if HTTPS_ONLY:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+globals().update(transport_security(HTTPS_ONLY))  # SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, …
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
@@ -90,15 +113,16 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "simple_history",  # corrections keep the history of every change (analysis.corrections)
     "records",
     "analysis",
 ]
 
 MIDDLEWARE = [
+    "records.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "records.middleware.UploadLimitMiddleware",
@@ -129,21 +153,11 @@ TEMPLATES = [
     },
 ]
 
-# Database: DATABASE_URL (postgres://… through psycopg 3 in production), else a SQLite file.
-DATABASE_URL = os.environ.get("DATABASE_URL", "")
-if not DATABASE_URL:
-    VAR_DIR.mkdir(parents=True, exist_ok=True)
-    DATABASE_URL = f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
+# Database: DATABASE_URL (postgres://… through psycopg 3 in production), else a SQLite file
+# in var/ (`make run` creates the folder; importing the settings writes nothing).
 DATABASES = {
-    "default": dj_database_url.parse(
-        DATABASE_URL,
-        conn_max_age=envint("DATABASE_CONN_MAX_AGE", 60),
-        conn_health_checks=True,
-    )
+    "default": database(envsecret("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}")
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # BEGIN IMMEDIATE: writers queue on the lock instead of failing with "database is locked".
-    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -167,10 +181,10 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", str(VAR_DIR / "static")))
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns about a missing one
-# Serve app static files (admin CSS) straight from the finders: no collectstatic step
-# is needed for `make run`; production may still run collectstatic.
+# Serve app static files (admin CSS) straight from the finders: no collectstatic step is
+# needed for `make run`. Production collects them into STATIC_ROOT (production.py).
+_static_root = os.environ.get("STATIC_ROOT", "")
+STATIC_ROOT: Path | None = Path(_static_root) if _static_root else None
 WHITENOISE_USE_FINDERS = True
 
 # Upload limits. A 16-round match log is ≲ 250 KB, so 1 MiB is generous.
@@ -184,27 +198,48 @@ UPLOAD_RATE_LIMIT = os.environ.get("UPLOAD_RATE_LIMIT", "600/hour")
 
 # The cache holds the upload counts. Per process by default; with several web processes
 # give them a shared one, e.g. CACHE_URL=redis://127.0.0.1:6379/1.
-CACHE_URL = os.environ.get("CACHE_URL", "")
+CACHE_URL = envsecret("CACHE_URL")
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
     if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
 
-# Verification: a match stuck in queued/verifying longer than this is re-queued by the sweeper,
-# and given up on (status failed) after VERIFY_MAX_ATTEMPTS claims.
-VERIFY_STUCK_AFTER_SECONDS = envint("VERIFY_STUCK_AFTER_SECONDS", 600)
+# Verification and recovery (analysis/leases.py, docs/deploy.md). A task is killed after
+# VERIFY_TIME_LIMIT_SECONDS; its lease on the match lasts longer (VERIFY_LEASE_SECONDS), so
+# a live task never loses its match; the sweep runs every VERIFY_SWEEP_INTERVAL_SECONDS and
+# re-queues matches whose lease ran out, or queued for VERIFY_STUCK_AFTER_SECONDS (a lost
+# message). A match left by a dead worker is verified again within lease + interval + the
+# verification itself: about 1.5 minutes with the defaults. VERIFY_MAX_ATTEMPTS claims,
+# then the match is given up on (status failed).
+VERIFY_TIME_LIMIT_SECONDS = envint("VERIFY_TIME_LIMIT_SECONDS", 60)
+VERIFY_LEASE_SECONDS = envint("VERIFY_LEASE_SECONDS", 75)
+VERIFY_SWEEP_INTERVAL_SECONDS = envint("VERIFY_SWEEP_INTERVAL_SECONDS", 15)
+VERIFY_STUCK_AFTER_SECONDS = envint("VERIFY_STUCK_AFTER_SECONDS", 300)
 VERIFY_MAX_ATTEMPTS = envint("VERIFY_MAX_ATTEMPTS", 5)
+if VERIFY_LEASE_SECONDS <= VERIFY_TIME_LIMIT_SECONDS:
+    raise ImproperlyConfigured(
+        "VERIFY_LEASE_SECONDS must exceed VERIFY_TIME_LIMIT_SECONDS: a lease must outlive "
+        "the task that holds it, or two workers could verify one match at once."
+    )
+
+# Accounts. API tokens expire after TOKEN_TTL_SECONDS (30 days); invitations to a club after
+# INVITATION_TTL_SECONDS (7 days). Sign-in attempts (the page and the token endpoint) are
+# limited per user name and per address (DRF rate syntax; "" turns a limit off): 429.
+TOKEN_TTL_SECONDS = envint("TOKEN_TTL_SECONDS", 30 * 24 * 3600)
+INVITATION_TTL_SECONDS = envint("INVITATION_TTL_SECONDS", 7 * 24 * 3600)
+SIGNIN_RATE_PER_USERNAME = os.environ.get("SIGNIN_RATE_PER_USERNAME", "10/hour")
+SIGNIN_RATE_PER_ADDRESS = os.environ.get("SIGNIN_RATE_PER_ADDRESS", "60/hour")
 
 REST_FRAMEWORK = {
     # Token first, so that anonymous API calls get 401 with WWW-Authenticate.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "records.authentication.AccessTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": [
         "records.parsers.StrictJSONParser",
-        "rest_framework.parsers.MultiPartParser",
+        "records.parsers.StrictMultiPartParser",
     ],
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
@@ -215,6 +250,8 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "records.errors.exception_handler",
+    # Proxies in front of the site whose X-Forwarded-For to trust (0: use REMOTE_ADDR).
+    "NUM_PROXIES": envint("NUM_PROXIES", 0),
 }
 
 SPECTACULAR_SETTINGS = {
@@ -226,11 +263,23 @@ SPECTACULAR_SETTINGS = {
     # The docs page's Swagger UI is served from this site (drf-spectacular-sidecar), no CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # records/converters.py: ids are at most 18 digits
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 0, "maximum": 999_999_999_999_999_999}
+    },
+    "ENUM_NAME_OVERRIDES": {
+        "MatchStatusEnum": "records.models.Match.Status",
+        "InvitationStatusEnum": "records.models.Invitation.Status",
+    },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "records.schema.document_errors",  # every error status, with the problem shape
+    ],
 }
 
 # Celery. CELERY_BROKER_URL unset: tasks run eagerly in the web process (no broker needed).
 # Set (redis://… or amqp://…): tasks go to real workers, `celery -A xuezhan.config worker`.
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
+CELERY_BROKER_URL = envsecret("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://localhost/"
@@ -238,12 +287,14 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "xuezhan")
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_TIME_LIMIT = 300
-CELERY_TASK_SOFT_TIME_LIMIT = 240
+CELERY_TASK_TIME_LIMIT = VERIFY_TIME_LIMIT_SECONDS
+CELERY_TASK_SOFT_TIME_LIMIT = max(1, VERIFY_TIME_LIMIT_SECONDS - 10)
 CELERY_TASK_IGNORE_RESULT = True  # the state lives in the database, not a result backend
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-_visibility_timeout = envint("CELERY_VISIBILITY_TIMEOUT", 900)  # > task time limit + retry delays
+# Redis redelivers an unacknowledged message after this: above the task time limit and the
+# longest retry delay (60 s), or a live task's message would be delivered a second time.
+_visibility_timeout = envint("CELERY_VISIBILITY_TIMEOUT", 90)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": _visibility_timeout,
     "unacked_restore_interval": min(10, _visibility_timeout),
@@ -252,13 +303,32 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_BEAT_SCHEDULE = {
     "sweep-stuck-matches": {
         "task": "analysis.tasks.sweep_stuck_matches",
-        "schedule": max(60, VERIFY_STUCK_AFTER_SECONDS // 2),
+        "schedule": VERIFY_SWEEP_INTERVAL_SECONDS,
     },
 }
 
+# Logs: JSON lines on stderr (LOG_FORMAT=json, the default) or plain text (LOG_FORMAT=text),
+# each with the request id (X-Request-ID, carried into the verification task).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "filters": {"request_id": {"()": "xuezhan.config.logs.RequestIdFilter"}},
+    "formatters": {
+        "json": {"()": "xuezhan.config.logs.JsonFormatter"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "json" if LOG_FORMAT == "json" else "text",
+        }
+    },
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"django.server": {"level": "WARNING"}},
 }
+
+# Metrics (Prometheus, /metrics): with several processes on a host (gunicorn workers, Celery
+# pool), set PROMETHEUS_MULTIPROC_DIR to one empty folder for all of them.
+METRICS_ENABLED = envbool("METRICS_ENABLED", "True")

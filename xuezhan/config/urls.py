@@ -4,30 +4,31 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 
+import records.converters  # noqa: F401  (registers <id:…>, before the apps' URLs)
+from analysis import league_pages, stats_pages, viewer
 from analysis import pages as analysis_pages
-from analysis import stats_pages, viewer
 from records import pages as records_pages
+from records.signin import ThrottledLoginView
+from xuezhan.config import ops
 
 api: list[URLPattern | URLResolver] = [
     path("", include("records.urls")),
     path("", include("analysis.urls")),
-    path("auth/token/", obtain_auth_token, name="auth-token"),
     path("schema/", SpectacularAPIView.as_view(api_version="1"), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]
 
-MATCH = "clubs/<int:club_id>/matches/<int:match_id>/"
+MATCH = "clubs/<id:club_id>/matches/<id:match_id>/"
 pages: list[URLPattern | URLResolver] = [
     path("", records_pages.home, name="home"),
     path("clubs/", records_pages.club_list, name="club-list"),
-    path("clubs/<int:club_id>/", records_pages.match_list, name="match-list"),
-    path("clubs/<int:club_id>/upload/", records_pages.match_upload, name="match-upload"),
-    path("clubs/<int:club_id>/members/", records_pages.club_members, name="club-members"),
-    path("clubs/<int:club_id>/members/add/", records_pages.member_add, name="member-add"),
+    path("clubs/<id:club_id>/", records_pages.match_list, name="match-list"),
+    path("clubs/<id:club_id>/upload/", records_pages.match_upload, name="match-upload"),
+    path("clubs/<id:club_id>/members/", records_pages.club_members, name="club-members"),
+    path("clubs/<id:club_id>/members/add/", records_pages.member_add, name="member-add"),
     path(
-        "clubs/<int:club_id>/members/<int:membership_id>/",
+        "clubs/<id:club_id>/members/<id:membership_id>/",
         records_pages.member_change,
         name="member-change",
     ),
@@ -35,18 +36,22 @@ pages: list[URLPattern | URLResolver] = [
     path(MATCH + "reverify/", analysis_pages.match_reverify, name="match-reverify"),
     path(MATCH + "delete/", analysis_pages.match_delete, name="match-delete"),
     # rounds counted from 1, as every page counts them (the API counts from 0)
-    path(MATCH + "rounds/<int:number>/", viewer.round_viewer, name="round-viewer"),
+    path(MATCH + "rounds/<id:number>/", viewer.round_viewer, name="round-viewer"),
     path(
-        "clubs/<int:club_id>/players/<int:player_id>/stats/",
+        "clubs/<id:club_id>/players/<id:player_id>/stats/",
         stats_pages.player_stats,
         name="player-stats",
     ),
-    path("clubs/<int:club_id>/leaderboard/", stats_pages.leaderboard, name="leaderboard"),
+    path("clubs/<id:club_id>/leaderboard/", stats_pages.leaderboard, name="leaderboard"),
 ]
+pages += league_pages.page_urls  # seasons, standings, ledger
 
 urlpatterns = [
+    path("healthz", ops.healthz, name="healthz"),
+    path("readyz", ops.readyz, name="readyz"),
+    path("metrics", ops.metrics, name="metrics"),
     path("api/v1/", include((api, "api"))),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", records_pages.signup, name="signup"),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -33,11 +33,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from xuezhan.actions import action_from_json
 from xuezhan.errors import XuezhanError
 from xuezhan.files import read_input
 from xuezhan.hand import is_seven_pairs, is_winning
-from xuezhan.replay import Report, load_document, table_for_round
+from xuezhan.replay import Report, RoundWalk, load_document
 from xuezhan.rules import Rules
 from xuezhan.schema import validate_document
 from xuezhan.table import Table
@@ -145,11 +144,12 @@ class _Context:
     def table_before(self, r: int, stop: int) -> Table:
         """The table of round ``r`` after replaying its events before index ``stop``."""
         assert self.rules is not None
-        round_doc = self.doc["rounds"][r]
-        table = table_for_round(round_doc, self.rules, self.doc.get("base", 1))
-        for index, event in enumerate(round_doc["events"][:stop]):
-            table.play(action_from_json(event), index)
-        return table
+        walk = RoundWalk(self.doc["rounds"][r], self.rules, self.doc.get("base", 1), limit=None)
+        if stop > 0:
+            for index, *_ in walk:  # stops before the walk runs out: no Table.finish
+                if index == stop - 1:
+                    break
+        return walk.table
 
 
 Applied = tuple[Any, Mutation] | None

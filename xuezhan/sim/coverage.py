@@ -12,8 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from xuezhan.actions import Hu, action_from_json
-from xuezhan.replay import table_for_round, verify_document
+from xuezhan.actions import Hu
+from xuezhan.replay import RoundWalk, verify_document
 from xuezhan.rules import PATTERN_NAMES, Rules
 from xuezhan.settlement import KongEvent, WinEvent
 
@@ -68,14 +68,15 @@ NOT_APPLICABLE: dict[str, tuple[str, ...]] = {
                "add_on:added_kong", "add_on:concealed_kong"),
 }
 
-_ADD_ON_MARKS: dict[str, str] = {
-    "add_on:gen": "根",
-    "add_on:direct_kong": "直杠",
-    "add_on:added_kong": "补杠",
-    "add_on:concealed_kong": "暗杠",
-    "add_on:gang_shang_hua": "杠上花",
-    "add_on:gang_shang_pao": "杠上炮",
-    "add_on:qiang_gang": "抢杠",
+#: the situation each add-on of a scored win counts as (by the add-on's identifier)
+_ADD_ON_SITUATIONS: dict[str, str] = {
+    "gen": "add_on:gen",
+    "kong_direct": "add_on:direct_kong",
+    "kong_added": "add_on:added_kong",
+    "kong_concealed": "add_on:concealed_kong",
+    "gang_shang_hua": "add_on:gang_shang_hua",
+    "gang_shang_pao": "add_on:gang_shang_pao",
+    "qiang_gang": "add_on:qiang_gang",
 }
 
 
@@ -99,8 +100,8 @@ def coverage(docs: Iterable[dict[str, Any]]) -> Coverage:
     """Replay each document with :func:`verify_document` and count what happened.
 
     Wins, kongs and payments are read from the verifier's records and settlements
-    (reason codes, the win breakdown); 过手胡 and the last-four rule, which leave no
-    payment, from a step-by-step replay of the round on a fresh table.
+    (patterns, reason codes); the add-ons from the scores of the wins, and 过手胡 and the
+    last-four rule, which leave no payment, from the round's replay walk.
     """
     out = Coverage(Counter())
     for doc in docs:
@@ -127,10 +128,6 @@ def _count_round(counts: Counter[str], record: Any, payments: Sequence[Any],
     groups = Counter(w.group for w in wins if w.discarder is not None)
     for w in wins:
         counts[f"pattern:{w.pattern}"] += 1
-        detail = w.detail.split("=")[0]
-        for key, mark in _ADD_ON_MARKS.items():
-            if mark in detail:
-                counts[key] += 1
         counts["win:self_drawn" if w.discarder is None else "win:discard"] += 1
         if w.rob_kong:
             counts["win:rob_kong"] += 1
@@ -148,22 +145,22 @@ def _count_round(counts: Counter[str], record: Any, payments: Sequence[Any],
         counts["round:three_winners"] += 1
     if record.drawn:
         counts["round:drawn"] += 1
+    # 点杠花: a self-drawn win that the settlement prices as a discard win
+    self_drawn = {w.index for w in wins if w.discarder is None}
     for p in payments:
         counts[f"pay:{p.reason}"] += 1
-        if p.reason == "win_discard" and "点杠花" in p.detail:
+        if p.reason == "win_discard" and p.event in self_drawn:
             counts["win:dian_gang_hua"] += 1
 
 
 def _count_replay(counts: Counter[str], round_doc: dict[str, Any], rules: Rules,
                   base: int) -> None:
-    """过手胡 and last-four wins: step through the round and watch the table's state."""
-    table = table_for_round(round_doc, rules, base)
-    for event in round_doc["events"]:
-        action = action_from_json(event)
-        before = list(table.passed)
-        must = table.must_win
-        in_last_four = table.last_four
-        table.play(action)
+    """过手胡 and last-four wins, from the table's state before and after each step; the
+    add-ons, from the scores of the wins."""
+    walk = RoundWalk(round_doc, rules, base)  # the verifier's limit: the wins it priced
+    table = walk.table
+    before, must, in_last_four = list(table.passed), table.must_win, table.last_four
+    for _index, action, _problems, _table in walk:
         for seat in range(4):
             after, prior = table.passed[seat], before[seat]
             if after is not None and (prior is None or after > prior):
@@ -176,6 +173,11 @@ def _count_replay(counts: Counter[str], round_doc: dict[str, Any], rules: Rules,
                 counts["last_four:discard"] += 1
             if action.target is not None and before[action.actor] is not None:
                 counts["passed_win:later_higher"] += 1
+        before, must, in_last_four = list(table.passed), table.must_win, table.last_four
+    for score in table.scores.values():
+        for add_on in score.add_ons:
+            if add_on.name in _ADD_ON_SITUATIONS:
+                counts[_ADD_ON_SITUATIONS[add_on.name]] += 1
 
 
 def format_coverage(columns: dict[str, Coverage]) -> str:

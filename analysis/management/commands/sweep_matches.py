@@ -4,15 +4,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from analysis import services
-from analysis.tasks import verify_match
+from analysis.tasks import sweep_and_requeue
 
 
 class Command(BaseCommand):
-    help = "Re-queue matches stuck in queued or verifying (the periodic sweeper, run by hand)."
+    help = (
+        "Re-queue matches whose verification lease ran out, or whose queued message was "
+        "lost (what celery beat runs every VERIFY_SWEEP_INTERVAL_SECONDS), by hand."
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        ids = services.sweep_stuck_matches()
-        for match_id in ids:
-            verify_match.delay(match_id)
-        self.stdout.write(f"re-queued {len(ids)} stuck matches")
+        self.stdout.write(f"re-queued {sweep_and_requeue()} stuck matches")

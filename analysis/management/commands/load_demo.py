@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import date, datetime, timedelta, timezone
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
-from rest_framework.authtoken.models import Token
 
-from analysis.tasks import verify_match
 from records import services
 from records.errors import DocumentError
 from records.models import Club, Membership
@@ -20,6 +20,25 @@ from records.models import Club, Membership
 DEMO_CLUB = "Demo club"
 DEMO_USERS = (("demo-owner", "owner"), ("demo-admin", "admin"), ("demo-member", "member"))
 SAMPLE_LOGS = Path(settings.BASE_DIR) / "tests" / "data"
+DEMO_FIRST_NIGHT = datetime(2026, 9, 1, 19, 30, tzinfo=timezone(timedelta(hours=8)))
+
+
+def demo_season(club: Club, admin: Any) -> Any:
+    """The season the demo matches are played in (weekly from 1 September 2026)."""
+    from analysis.league_services import save_season
+    from analysis.models import Season
+
+    season = Season.objects.filter(club=club, name="Autumn 2026").first()
+    return season or save_season(
+        club=club,
+        by=admin,
+        name="Autumn 2026",
+        starts_on=date(2026, 9, 1),
+        ends_on=date(2026, 12, 31),
+        ruleset="chengdu",
+        point_value=Decimal("0.5"),
+        tie_breaks=["wins", "net_per_round", "deal_ins_per_round"],
+    )
 
 
 def demo_documents(count: int, rounds: int, seed: int) -> tuple[str, list[Any]]:
@@ -70,7 +89,9 @@ class Command(BaseCommand):
 
         source, docs = demo_documents(options["matches"], options["rounds"], options["seed"])
         created = 0
-        for doc in docs:
+        for week, doc in enumerate(docs):
+            # one match night a week, so that the demo season has match days and movement
+            doc.setdefault("played_at", (DEMO_FIRST_NIGHT + timedelta(weeks=week)).isoformat())
             raw = json.dumps(doc, ensure_ascii=False).encode()
             try:
                 upload = services.upload_match(club=club, raw=raw, uploaded_by=users["member"])
@@ -78,16 +99,18 @@ class Command(BaseCommand):
                 self.stderr.write(f"skipped a document: {exc.detail} {exc.errors[:3]}")
                 continue
             if upload.created:
-                created += 1
-                verify_match.delay_on_commit(upload.match.pk)
+                created += 1  # verification is queued by the upload, after commit
         statuses: dict[str, int] = {}
         for status in club.matches.values_list("status", flat=True):
             statuses[status] = statuses.get(status, 0) + 1
         summary = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())) or "no matches"
-        token, _ = Token.objects.get_or_create(user=users["owner"])
+        season = demo_season(club, users["admin"])
+        token = services.issue_token(user=users["owner"], name="load_demo")
         self.stdout.write(
             f"Demo club #{club.pk}: {created} new matches from {source} ({summary}).\n"
             f"Sign in at http://127.0.0.1:8000/accounts/login/ as demo-owner, demo-admin or "
             f"demo-member, password {password!r} (set DEMO_PASSWORD to choose another).\n"
-            f"API docs: http://127.0.0.1:8000/api/v1/docs/ - demo-owner's token: {token.key}"
+            f"API docs: http://127.0.0.1:8000/api/v1/docs/ - demo-owner's token: {token.key}\n"
+            f"Standings: http://127.0.0.1:8000/clubs/{club.pk}/seasons/{season.pk}/ - "
+            f"ledger: http://127.0.0.1:8000/clubs/{club.pk}/ledger/?season={season.pk}"
         )

@@ -1,0 +1,495 @@
+"""Reads of the club's books: a season's matches, its standings, the ledger.
+
+Everything is computed from the stored per-round settlements (``SeatResult`` deltas and
+``Payment`` lines), aggregated in the database; only complete rounds count. A match counts
+when it is verified legal, or illegal but accepted as played where the season says so.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
+
+from analysis import ledger
+from analysis.models import (
+    MatchAcceptance,
+    Payment,
+    PlayerRating,
+    RatingStep,
+    Season,
+    SeasonMatch,
+    SeatResult,
+    SettleUp,
+)
+from records.models import Club, Match, Player, Seat
+
+DEFAULT_PLACEMENT_POINTS = (4, 2, 1, 0)
+TIE_BREAK_NAMES = {
+    "wins": "more matches won (placed 1st)",
+    "net_per_round": "higher net per round",
+    "deal_ins_per_round": "fewer deal-ins per round",
+    "head_to_head": "head-to-head net among the tied players",
+}
+
+
+def counted(include_accepted: bool) -> Q:
+    """The matches that count: verified legal, or illegal and accepted where that is asked."""
+    counted = Q(status=Match.Status.VERIFIED)
+    if include_accepted:
+        counted |= Q(status=Match.Status.ILLEGAL, acceptance__isnull=False)
+    return counted & Q(void__isnull=True)  # a voided match counts nowhere
+
+
+def _in_dates(season: Season) -> QuerySet[Match]:
+    return Match.objects.filter(
+        club=season.club,
+        played_at__date__gte=season.starts_on,
+        played_at__date__lte=season.ends_on,
+    )
+
+
+def season_match_ids(season: Season) -> list[int]:
+    """The season's matches that count: in its dates under its ruleset, or assigned by hand.
+
+    The ruleset is compared in Python, option by option: JSON equality in SQL differs
+    between databases (key order on SQLite).
+    """
+    candidates = _in_dates(season).filter(ruleset_name=season.ruleset_name)
+    dated = [pk for pk, rules in candidates.values_list("pk", "ruleset") if rules == season.ruleset]
+    assigned = SeasonMatch.objects.filter(season=season).values_list("match_id", flat=True)
+    ids = Match.objects.filter(Q(pk__in=dated) | Q(pk__in=assigned)).filter(
+        counted(season.include_accepted)
+    )
+    return sorted(ids.values_list("pk", flat=True))
+
+
+def season_other_ruleset_matches(season: Season) -> QuerySet[Match]:
+    """Matches in the season's dates under another ruleset: listed apart, not counted."""
+    same = [
+        pk
+        for pk, rules in _in_dates(season).values_list("pk", "ruleset")
+        if rules == season.ruleset
+    ]
+    assigned = SeasonMatch.objects.filter(season=season).values_list("match_id", flat=True)
+    return _in_dates(season).exclude(pk__in=same).exclude(pk__in=assigned).defer("raw", "document")
+
+
+def _complete_rounds(match_ids: Iterable[int]) -> Q:
+    return Q(round__match_id__in=list(match_ids), round__settlement__incomplete=False)
+
+
+# --- standings ---
+
+
+@dataclass
+class MatchResult:
+    """One match as standings see it: each player's net over its complete rounds."""
+
+    match_id: int
+    day: date
+    net: dict[int, int]  # player id -> net
+    rounds: dict[int, int]  # player id -> complete rounds
+    deal_ins: dict[int, int] = field(default_factory=dict)
+    seat_players: dict[int, int] = field(default_factory=dict)  # seat -> player id
+
+
+@dataclass
+class Row:
+    player: int
+    handle: str
+    matches: int = 0
+    rounds: int = 0
+    net: int = 0
+    placement_points: Fraction = Fraction(0)
+    placements: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    deal_ins: int = 0
+    head_to_head: int | None = None
+    rank: int | None = None
+    previous_rank: int | None = None
+
+    @property
+    def wins(self) -> int:
+        return self.placements[0]
+
+    @property
+    def net_per_round(self) -> Fraction:
+        return Fraction(self.net, self.rounds) if self.rounds else Fraction(0)
+
+    @property
+    def deal_ins_per_round(self) -> Fraction:
+        return Fraction(self.deal_ins, self.rounds) if self.rounds else Fraction(0)
+
+    @property
+    def movement(self) -> int | None:
+        """Places gained since the previous match day (negative: lost); None if new."""
+        if self.rank is None or self.previous_rank is None:
+            return None
+        return self.previous_rank - self.rank
+
+
+@dataclass
+class Standings:
+    season: Season
+    rows: list[Row]
+    match_days: list[date]
+    match_count: int
+
+
+def match_results(match_ids: list[int]) -> list[MatchResult]:
+    """Per match and player: net, complete rounds and deal-ins, from three aggregates."""
+    days = {
+        pk: (played or uploaded).date()
+        for pk, played, uploaded in Match.objects.filter(pk__in=match_ids).values_list(
+            "pk", "played_at", "uploaded_at"
+        )
+    }
+    results = {pk: MatchResult(pk, days[pk], {}, {}) for pk in match_ids}
+    per_player = (
+        SeatResult.objects.filter(_complete_rounds(match_ids))
+        .values("round__match_id", "player_id")
+        .annotate(net=Sum("delta"), rounds=Count("id"))
+    )
+    for row in per_player:
+        result = results[row["round__match_id"]]
+        result.net[row["player_id"]] = row["net"]
+        result.rounds[row["player_id"]] = row["rounds"]
+    for match_id, seat, player_id in Seat.objects.filter(match_id__in=match_ids).values_list(
+        "match_id", "seat", "player_id"
+    ):
+        results[match_id].seat_players[seat] = player_id
+    # A deal-in is a win off the player's discard: counted on the winner's row, per winner.
+    deal_ins = (
+        SeatResult.objects.filter(_complete_rounds(match_ids), discarder__isnull=False)
+        .values("round__match_id", "discarder")
+        .annotate(n=Count("id"))
+    )
+    for claim in deal_ins:
+        result = results[claim["round__match_id"]]
+        player = result.seat_players[claim["discarder"] or 0]  # not null: filtered above
+        result.deal_ins[player] = result.deal_ins.get(player, 0) + claim["n"]
+    return sorted(results.values(), key=lambda r: (r.day, r.match_id))
+
+
+def placements(
+    net: dict[int, int], points: tuple[Fraction, ...]
+) -> dict[int, tuple[int, Fraction]]:
+    """Each player's place (1–4, ties share the better place) and placement points (ties
+    share the points of the places they span, evenly)."""
+    order = sorted(net.values(), reverse=True)
+    placed = {}
+    for player, value in net.items():
+        first = order.index(value)
+        span = order.count(value)
+        share = sum(points[first : first + span], Fraction(0)) / span
+        placed[player] = (first + 1, share)
+    return placed
+
+
+class _HeadToHead:
+    """Net between the players of a tie, from the payment lines of complete rounds."""
+
+    def __init__(self, results: list[MatchResult]) -> None:
+        self._flows: dict[tuple[int, int], int] = defaultdict(int)  # (payer, payee) -> points
+        seats = {r.match_id: r.seat_players for r in results}
+        lines = (
+            Payment.objects.filter(_complete_rounds(seats))
+            .values("round__match_id", "payer", "payee")
+            .annotate(total=Sum("amount"))
+        )
+        for line in lines:
+            players = seats[line["round__match_id"]]
+            self._flows[players[line["payer"]], players[line["payee"]]] += line["total"]
+
+    def net(self, player: int, group: Iterable[int]) -> int:
+        others = [p for p in group if p != player]
+        return sum(self._flows[o, player] - self._flows[player, o] for o in others)
+
+
+def compute_rows(season: Season, results: list[MatchResult], handles: dict[int, str]) -> list[Row]:
+    """The ranked rows over ``results`` (the season's rules: method, tie-breaks, minimum)."""
+    points = tuple(Fraction(p) for p in (season.placement_points or DEFAULT_PLACEMENT_POINTS))
+    rows: dict[int, Row] = {}
+    for result in results:
+        if not result.net:
+            continue
+        for player, (place, share) in placements(result.net, points).items():
+            row = rows.setdefault(player, Row(player=player, handle=handles.get(player, "?")))
+            row.matches += 1
+            row.rounds += result.rounds[player]
+            row.net += result.net[player]
+            row.placement_points += share
+            row.placements[place - 1] += 1
+            row.deal_ins += result.deal_ins.get(player, 0)
+    h2h = _HeadToHead(results) if "head_to_head" in season.tie_breaks else None
+
+    def primary(row: Row) -> Fraction:
+        return (
+            row.placement_points if season.method == Season.Method.PLACEMENT else Fraction(row.net)
+        )
+
+    ranked = [r for r in rows.values() if r.matches >= season.min_matches]
+    unranked = [r for r in rows.values() if r.matches < season.min_matches]
+    ordered: list[Row] = []
+    for group in _by_key(ranked, primary):
+        for tied in _break_ties(group, list(season.tie_breaks), h2h):
+            rank = len(ordered) + 1
+            for row in sorted(tied, key=lambda r: r.handle):
+                row.rank = rank
+                ordered.append(row)
+    leftovers = sorted(unranked, key=lambda r: (-primary(r), r.handle))
+    return ordered + leftovers
+
+
+def _by_key(rows: list[Row], key: Callable[[Row], Any]) -> list[list[Row]]:
+    """Rows grouped by ``key``, best (highest) first."""
+    groups: dict[Any, list[Row]] = defaultdict(list)
+    for row in rows:
+        groups[key(row)].append(row)
+    return [groups[k] for k in sorted(groups, reverse=True)]
+
+
+def _break_ties(group: list[Row], breaks: list[str], h2h: _HeadToHead | None) -> list[list[Row]]:
+    """Split a tie by the tie-breaks in order; what no tie-break separates stays tied."""
+    if len(group) < 2 or not breaks:
+        return [group]
+    first, rest = breaks[0], breaks[1:]
+    if first == "head_to_head" and h2h is not None:
+        players = [r.player for r in group]
+        for row in group:
+            row.head_to_head = h2h.net(row.player, players)
+    out: list[list[Row]] = []
+    for sub in _by_key(group, _TIE_KEYS[first]):
+        out.extend(_break_ties(sub, rest, h2h))
+    return out
+
+
+_TIE_KEYS: dict[str, Callable[[Row], Any]] = {
+    "wins": lambda r: r.wins,
+    "net_per_round": lambda r: r.net_per_round,
+    "deal_ins_per_round": lambda r: -r.deal_ins_per_round,  # fewer is better
+    "head_to_head": lambda r: r.head_to_head or 0,
+}
+
+
+def standings(season: Season) -> Standings:
+    """The season's standings, each row with its movement since the previous match day."""
+    results = match_results(season_match_ids(season))
+    ids = {p for r in results for p in r.net}
+    handles = dict(Player.objects.filter(pk__in=ids).values_list("pk", "handle"))
+    rows = compute_rows(season, results, handles)
+    days = sorted({r.day for r in results})
+    if len(days) > 1:
+        before = [r for r in results if r.day < days[-1]]
+        previous = {row.player: row.rank for row in compute_rows(season, before, handles)}
+        for row in rows:
+            row.previous_rank = previous.get(row.player)
+    return Standings(season=season, rows=rows, match_days=days, match_count=len(results))
+
+
+# --- ledger ---
+
+
+@dataclass
+class Balance:
+    player: int
+    handle: str
+    opening: int  # carried over from before the period
+    played: int  # won or lost in the period
+    settled: int  # paid (+) or received (-) in settle-ups in the period
+    money: ledger.Money | None
+
+    @property
+    def points(self) -> int:
+        """Outstanding: positive is owed to the player, negative the player owes."""
+        return self.opening + self.played + self.settled
+
+
+@dataclass
+class LedgerTransfer:
+    payer: int
+    payer_handle: str
+    payee: int
+    payee_handle: str
+    points: int
+    money: ledger.Money | None
+
+
+@dataclass
+class Ledger:
+    balances: list[Balance]
+    transfers: list[LedgerTransfer]
+    point_value: Decimal | None
+    exact: bool  # the transfers are the proven minimum (not the greedy bound)
+
+
+def club_ledger(
+    club: Club,
+    *,
+    start: datetime | None = None,
+    end: datetime | None = None,
+    season: Season | None = None,
+    point_value: Decimal | None = None,
+) -> Ledger:
+    """Balances and the fewest transfers over ``[start, end)`` (either open).
+
+    Without a season: every counted match of the club (verified, or illegal and accepted)
+    and every settle-up; with one: its matches and the settle-ups recorded against it.
+    What happened before ``start`` is carried over as the opening balance.
+    """
+    if season is not None:
+        match_ids = season_match_ids(season)
+        settle_ups = SettleUp.objects.filter(club=club, season=season)
+        point_value = point_value if point_value is not None else season.point_value
+    else:
+        match_ids = list(
+            Match.objects.filter(club=club).filter(counted(True)).values_list("pk", flat=True)
+        )
+        settle_ups = SettleUp.objects.filter(club=club)
+    day_of = "when"  # a match without played_at counts from its upload
+    played = SeatResult.objects.filter(_complete_rounds(match_ids)).annotate(
+        when=Coalesce("round__match__played_at", "round__match__uploaded_at")
+    )
+    if end is not None:
+        played = played.filter(**{f"{day_of}__lt": end})
+        settle_ups = settle_ups.filter(paid_at__lt=end)
+    opening: dict[int, int] = defaultdict(int)
+    period: dict[int, int] = defaultdict(int)
+    settled: dict[int, int] = defaultdict(int)
+    before = Q(**{f"{day_of}__lt": start}) if start else Q(pk__in=[])
+    for row in played.values("player_id").annotate(
+        opening=Sum("delta", filter=before, default=0), period=Sum("delta", default=0)
+    ):
+        opening[row["player_id"]] += row["opening"]
+        period[row["player_id"]] += row["period"] - row["opening"]
+    paid_before = Q(paid_at__lt=start) if start else Q(pk__in=[])
+    for side, sign in (("payer_id", 1), ("payee_id", -1)):
+        for row in settle_ups.values(side).annotate(
+            before=Sum("points", filter=paid_before, default=0), total=Sum("points")
+        ):
+            opening[row[side]] += sign * row["before"]
+            settled[row[side]] += sign * (row["total"] - row["before"])
+    players = sorted(set(opening) | set(period) | set(settled))
+    handles = dict(Player.objects.filter(pk__in=players).values_list("pk", "handle"))
+
+    def money(points: int) -> ledger.Money | None:
+        return None if point_value is None else ledger.to_money(points, point_value)
+
+    players.sort(key=lambda p: handles[p])
+    balances = [Balance(p, handles[p], opening[p], period[p], settled[p], None) for p in players]
+    for b in balances:
+        b.money = money(b.points)
+    outstanding = {b.player: b.points for b in balances}
+    transfers = [
+        LedgerTransfer(
+            t.payer, handles[t.payer], t.payee, handles[t.payee], t.points, money(t.points)
+        )
+        for t in ledger.fewest_transfers(outstanding)
+    ]
+    nonzero = sum(1 for v in outstanding.values() if v)
+    return Ledger(balances, transfers, point_value, exact=nonzero <= ledger.EXACT_LIMIT)
+
+
+def accepted(match: Match) -> MatchAcceptance | None:
+    return MatchAcceptance.objects.filter(match=match).select_related("accepted_by").first()
+
+
+# --- ratings ---
+
+
+def leaderboard(club: Club) -> QuerySet[PlayerRating]:
+    return (
+        PlayerRating.objects.filter(club=club)
+        .select_related("player")
+        .order_by("-ordinal", "player__handle")
+    )
+
+
+def rating_history(player: Player) -> QuerySet[RatingStep]:
+    return (
+        RatingStep.objects.filter(player=player)
+        .select_related("match")
+        .only("match__played_at", "match__uploaded_at", "position", "mu", "sigma", "ordinal")
+        .order_by("position")
+    )
+
+
+# --- what if: the season under another ruleset ---
+
+
+@dataclass
+class WhatIfRow:
+    player: int
+    handle: str
+    net_a: int
+    net_b: int
+
+    @property
+    def difference(self) -> int:
+        return self.net_b - self.net_a
+
+
+@dataclass
+class WhatIfRound:
+    match: int
+    round: int
+    violations: list[dict[str, Any]]
+
+
+@dataclass
+class WhatIf:
+    season: Season
+    ruleset: dict[str, Any]
+    rows: list[WhatIfRow]
+    illegal_rounds: list[WhatIfRound]
+    match_count: int
+
+
+def _under(document: dict[str, Any], ruleset: dict[str, Any]) -> dict[str, Any]:
+    """The document under another ruleset, without the results recorded under its own
+    (they were right for that ruleset; comparing them would flag every changed payment)."""
+    recorded = ("result", "totals")
+    rounds = [{k: v for k, v in r.items() if k not in recorded} for r in document.get("rounds", [])]
+    return {**document, "ruleset": ruleset, "rounds": rounds}
+
+
+def what_if(season: Season, ruleset: dict[str, Any]) -> WhatIf:
+    """Every counted match of the season settled again under ``ruleset`` (resolved): each
+    player's net under the season's ruleset (A) and under it (B), only complete rounds, and
+    the rounds that would not have been legal under B with their violations. Those rounds
+    are still settled and counted in B: the table played them."""
+    from xuezhan.replay import verify_document
+    from xuezhan.sheet import settle_sheet
+
+    ids = season_match_ids(season)
+    results = {r.match_id: r for r in match_results(ids)}
+    net_a: dict[int, int] = defaultdict(int)
+    net_b: dict[int, int] = defaultdict(int)
+    illegal: list[WhatIfRound] = []
+    for match_id, document in Match.objects.filter(pk__in=ids).values_list("pk", "document"):
+        for player, net in results[match_id].net.items():
+            net_a[player] += net
+        doc = _under(document, ruleset)
+        is_sheet = doc.get("format") == "xuezhan-sheet"
+        report = (settle_sheet(doc) if is_sheet else verify_document(doc)).to_dict()
+        seats = results[match_id].seat_players
+        for index, round_ in enumerate(report["rounds"]):
+            if round_["incomplete"]:
+                continue
+            for seat, delta in enumerate(round_["deltas"]):
+                net_b[seats[seat]] += delta
+            found = [v for v in report["violations"] if v["round"] == index]
+            if found:
+                illegal.append(WhatIfRound(match_id, index, found))
+    players = sorted(set(net_a) | set(net_b))
+    handles = dict(Player.objects.filter(pk__in=players).values_list("pk", "handle"))
+    rows = [WhatIfRow(p, handles[p], net_a[p], net_b[p]) for p in players]
+    rows.sort(key=lambda r: (-r.net_b, r.handle))
+    return WhatIf(season, ruleset, rows, illegal, len(ids))

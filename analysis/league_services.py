@@ -1,0 +1,202 @@
+"""Writes of the club's books: seasons, hand assignments, accepted matches, settle-ups."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from analysis.league_selectors import TIE_BREAK_NAMES
+from analysis.models import MatchAcceptance, Season, SeasonMatch, SettleUp
+from records.models import Club, Match, Player
+from xuezhan.errors import XuezhanError
+from xuezhan.rules import Rules
+
+
+@dataclass
+class LeagueError(Exception):
+    """Input the books cannot take, naming the field (the API answers 400 with it)."""
+
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.message}"
+
+
+def resolve_ruleset(value: Any) -> Rules:
+    """A preset name or a ruleset object, as in a log's ``ruleset``."""
+    try:
+        return Rules.from_json(value)
+    except XuezhanError as exc:
+        raise LeagueError("ruleset", str(exc)) from None
+
+
+def check_tie_breaks(value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise LeagueError("tie_breaks", "a list of tie-break codes")
+    unknown = [v for v in value if v not in TIE_BREAK_NAMES]
+    if unknown:
+        raise LeagueError("tie_breaks", f"unknown {unknown}; known: {sorted(TIE_BREAK_NAMES)}")
+    if len(set(value)) != len(value):
+        raise LeagueError("tie_breaks", "a tie-break is listed twice")
+    return list(value)
+
+
+def check_placement_points(value: Any) -> list[int]:
+    if value in (None, []):
+        return []
+    if (
+        not isinstance(value, list)
+        or len(value) != 4
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise LeagueError("placement_points", "four whole numbers, for 1st to 4th")
+    if sorted(value, reverse=True) != value:
+        raise LeagueError("placement_points", "a better place cannot earn fewer points")
+    return list(value)
+
+
+def save_season(
+    *, season: Season | None = None, club: Club, by: User | None, **fields: Any
+) -> Season:
+    """Create a season (``season`` None) or change one; ``fields`` are already checked."""
+    if "ruleset" in fields:
+        rules = resolve_ruleset(fields.pop("ruleset"))
+        fields["ruleset"] = rules.to_json()
+        fields["ruleset_name"] = rules.preset_name
+    if season is None:
+        season = Season(club=club, created_by=by)
+    for name, value in fields.items():
+        setattr(season, name, value)
+    if season.ends_on < season.starts_on:
+        raise LeagueError("ends_on", "the season ends before it starts")
+    if Season.objects.filter(club=club, name=season.name).exclude(pk=season.pk).exists():
+        raise LeagueError("name", "the club already has a season of that name")
+    season.save()
+    return season
+
+
+def assign_match(*, season: Season, match: Match, by: User | None) -> SeasonMatch:
+    if match.club_id != season.club_id:
+        raise LeagueError("match", "not a match of this club")
+    assignment, _ = SeasonMatch.objects.get_or_create(
+        season=season, match=match, defaults={"assigned_by": by}
+    )
+    return assignment
+
+
+def unassign_match(*, season: Season, match: Match) -> None:
+    SeasonMatch.objects.filter(season=season, match=match).delete()
+
+
+def accept_match(*, match: Match, by: User | None, reason: str) -> MatchAcceptance:
+    """Accept an illegal match as played (seasons that opt in count it)."""
+    if not reason.strip():
+        raise LeagueError("reason", "say why the club accepts this match")
+    if match.status != Match.Status.ILLEGAL:
+        raise LeagueError("match", f"only an illegal match needs accepting (it is {match.status})")
+    with transaction.atomic():
+        MatchAcceptance.objects.filter(match=match).delete()
+        return MatchAcceptance.objects.create(match=match, accepted_by=by, reason=reason.strip())
+
+
+def withdraw_acceptance(*, match: Match) -> None:
+    MatchAcceptance.objects.filter(match=match).delete()
+
+
+def record_settle_up(
+    *,
+    club: Club,
+    payer: Player,
+    payee: Player,
+    points: int,
+    by: User | None,
+    paid_at: datetime | None = None,
+    season: Season | None = None,
+    note: str = "",
+) -> SettleUp:
+    """Record that ``payer`` paid ``payee`` (all of a transfer or part of it)."""
+    for name, player in (("payer", payer), ("payee", payee)):
+        if player.club_id != club.pk:
+            raise LeagueError(name, "not a player of this club")
+    if payer.pk == payee.pk:
+        raise LeagueError("payee", "a player cannot pay themselves")
+    if points <= 0:
+        raise LeagueError("points", "a positive number of points")
+    if season is not None and season.club_id != club.pk:
+        raise LeagueError("season", "not a season of this club")
+    return SettleUp.objects.create(
+        club=club,
+        season=season,
+        payer=payer,
+        payee=payee,
+        points=points,
+        paid_at=paid_at or timezone.now(),
+        note=note,
+        recorded_by=by,
+    )
+
+
+def money_value(value: Any) -> Decimal | None:
+    if value in (None, ""):
+        return None
+    try:
+        amount = Decimal(str(value))
+    except ArithmeticError:
+        raise LeagueError("point_value", "a decimal number") from None
+    if not amount.is_finite() or amount < 0:
+        raise LeagueError("point_value", "a decimal number, 0 or more")
+    return amount
+
+
+def recompute_ratings(*, club_id: int) -> int:
+    """Rate the club's counted matches from scratch, in the order they were played.
+
+    Safe to run twice or concurrently: the club row is locked and every rating row of the
+    club is replaced in one transaction. Returns the number of matches rated.
+    """
+    from django.db.models.functions import Coalesce
+
+    from analysis import ratings
+    from analysis.league_selectors import counted, match_results
+    from analysis.models import PlayerRating, RatingStep
+
+    with transaction.atomic():
+        club = Club.objects.select_for_update().get(pk=club_id)
+        order = list(
+            Match.objects.filter(club=club)
+            .filter(counted(include_accepted=True))
+            .annotate(when=Coalesce("played_at", "uploaded_at"))
+            .order_by("when", "pk")
+            .values_list("pk", flat=True)
+        )
+        nets = {r.match_id: r.net for r in match_results(order)}
+        current, history = ratings.rate_matches(ratings.MatchNet(m, nets[m]) for m in order)
+        position = {m: i for i, m in enumerate(order)}
+        played: dict[int, int] = {}
+        for step in history:
+            played[step.player] = played.get(step.player, 0) + 1
+        RatingStep.objects.filter(player__club=club).delete()
+        PlayerRating.objects.filter(club=club).delete()
+        now = timezone.now()
+        PlayerRating.objects.bulk_create(
+            PlayerRating(
+                club=club, player_id=player, mu=r.mu, sigma=r.sigma, ordinal=r.ordinal,
+                matches=played[player], model_version=ratings.MODEL_VERSION, computed_at=now,
+            )
+            for player, r in sorted(current.items())
+        )  # fmt: skip
+        RatingStep.objects.bulk_create(
+            RatingStep(
+                player_id=s.player, match_id=s.match, position=position[s.match],
+                mu=s.rating.mu, sigma=s.rating.sigma, ordinal=s.rating.ordinal,
+            )
+            for s in history
+        )  # fmt: skip
+    return len({s.match for s in history})

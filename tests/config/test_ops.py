@@ -1,0 +1,145 @@
+"""Operations endpoints, request ids and metrics: /healthz, /readyz, /metrics, X-Request-ID."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+import pytest
+
+from tests.records.documents import dumps, make_document
+
+pytestmark = pytest.mark.django_db
+
+
+def test_healthz_answers_without_signing_in(client: Any) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200 and response.json() == {"status": "ok"}
+
+
+def test_readyz_checks_the_database_migrations_and_broker(client: Any) -> None:
+    response = client.get("/readyz")
+    assert response.status_code == 200, response.content
+    checks = response.json()["checks"]
+    assert {name: check["ok"] for name, check in checks.items()} == {
+        "database": True, "migrations": True, "broker": True,
+    }  # fmt: skip
+
+
+def test_readyz_is_503_when_the_broker_is_away(client: Any, settings: Any) -> None:
+    from xuezhan.config import celery_app
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    before = celery_app.conf.broker_url
+    celery_app.conf.broker_url = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    try:
+        response = client.get("/readyz")
+    finally:
+        celery_app.conf.broker_url = before
+    assert response.status_code == 503
+    assert response.json()["checks"]["broker"]["ok"] is False
+
+
+def test_readyz_is_503_while_migrations_are_unapplied(client: Any, monkeypatch: Any) -> None:
+    from django.db.migrations.executor import MigrationExecutor
+
+    from xuezhan.config import ops
+
+    monkeypatch.setattr(ops, "_migrated", False)
+    monkeypatch.setattr(MigrationExecutor, "migration_plan", lambda self, targets: [("m", 0)])
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    assert response.json()["checks"]["migrations"] == {"ok": False, "unapplied": 1}
+
+
+def test_readyz_shows_the_worker_heartbeat(client: Any, settings: Any) -> None:
+    from django.core.cache import cache
+
+    from xuezhan.config import celery as celery_module
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.CELERY_BROKER_URL = "memory://localhost/"
+    assert client.get("/readyz").json()["worker"] == {"ok": False, "last_beat": None}
+    celery_module._stop.clear()
+    celery_module._start_heartbeat(sender=None)
+    try:
+        deadline = time.monotonic() + 5
+        while cache.get(celery_module.HEARTBEAT_KEY) is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        celery_module._stop.set()
+    worker = client.get("/readyz").json()["worker"]
+    assert worker["ok"] is True and worker["age"] < 5
+
+
+def test_metrics_count_uploads_and_verifications(
+    client: Any, club: Any, cast: Any, api_client: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    def sample(text: str, name: str) -> float:
+        for line in text.splitlines():
+            if line.split(" ")[0] == name:
+                return float(line.split(" ")[1])
+        return 0.0
+
+    before = client.get("/metrics").content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client(cast["mia"]).generic(
+            "POST", f"/api/v1/clubs/{club.pk}/matches/", dumps(make_document(1)),
+            "application/json",
+        )  # fmt: skip
+    assert response.status_code == 201
+    after = client.get("/metrics")
+    assert after.status_code == 200 and after["Content-Type"].startswith("text/plain")
+    text = after.content.decode()
+    for name in (
+        'xuezhan_uploads_total{outcome="created"}',
+        'xuezhan_verifications_total{outcome="verified"}',
+        "xuezhan_verify_task_seconds_count",
+    ):
+        assert sample(text, name) == sample(before, name) + 1, name
+    assert 'xuezhan_matches_pending{status="queued"}' in text
+    assert "xuezhan_queue_depth" in text
+
+
+def test_a_request_id_is_given_kept_and_carried_into_the_task(
+    club: Any, cast: Any, api_client: Any, monkeypatch: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:  # fmt: skip
+    from analysis import services
+    from xuezhan.config.logs import request_id
+
+    seen: list[str] = []
+    real = services.verify_match
+
+    def spy(**kwargs: Any) -> Any:
+        seen.append(request_id.get())
+        return real(**kwargs)
+
+    monkeypatch.setattr(services, "verify_match", spy)
+    client = api_client(cast["mia"])
+    assert len(client.get("/healthz")["X-Request-ID"]) == 32  # made up when none is given
+    assert client.get("/healthz", HTTP_X_REQUEST_ID="bad id\n")["X-Request-ID"] != "bad id\n"
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.generic(
+            "POST", f"/api/v1/clubs/{club.pk}/matches/", dumps(make_document(2)),
+            "application/json", HTTP_X_REQUEST_ID="upload-42",
+        )  # fmt: skip
+    assert response["X-Request-ID"] == "upload-42"
+    assert seen == ["upload-42"]
+
+
+def test_log_lines_are_json_with_the_request_id() -> None:
+    from xuezhan.config.logs import JsonFormatter, RequestIdFilter, request_id
+
+    record = logging.LogRecord("records", logging.INFO, "x.py", 1, "upload", None, None)
+    record.match = 7
+    token = request_id.set("r-1")
+    try:
+        RequestIdFilter().filter(record)
+    finally:
+        request_id.reset(token)
+    line = json.loads(JsonFormatter().format(record))
+    assert line["message"] == "upload" and line["request_id"] == "r-1" and line["match"] == 7
+    assert line["level"] == "INFO" and line["logger"] == "records"
