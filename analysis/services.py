@@ -48,6 +48,7 @@ def verify_match(*, match_id: int, force: bool = False) -> Match:
             match.last_error = ""
         match.status_changed_at = timezone.now()
         match.save(update_fields=["status", "last_error", "status_changed_at"])
+    stats.facts_changed(match.club_id)
     return match
 
 
@@ -91,10 +92,9 @@ def _engine_report(document: Any) -> dict[str, Any]:
 
 
 def _clear_results(match: Match) -> None:
-    # the cached club tables go now, and again at commit: a reader between the two
-    # could have cached the old facts under the new version
+    # the cached club tables go now, and again once the new facts are committed
+    # (verify_match): a reader between the two could cache the old ones
     stats.facts_changed(match.club_id)
-    transaction.on_commit(lambda: stats.facts_changed(match.club_id))
     Verification.objects.filter(match=match).delete()
     RoundSettlement.objects.filter(round__match=match).delete()
     Payment.objects.filter(round__match=match).delete()

@@ -73,7 +73,7 @@ class PlayerStatsSerializer(serializers.Serializer[Any]):
     trend = serializers.ListField(child=serializers.DictField())
 
 
-class LeaderboardRowSerializer(serializers.Serializer[Any]):
+class StatLeaderboardRowSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     player = serializers.IntegerField()
     handle = serializers.CharField()
@@ -82,12 +82,12 @@ class LeaderboardRowSerializer(serializers.Serializer[Any]):
     percentile = serializers.FloatField(allow_null=True)
 
 
-class LeaderboardSerializer(serializers.Serializer[Any]):
+class StatLeaderboardSerializer(serializers.Serializer[Any]):
     definitions_version = serializers.IntegerField()
     stat = serializers.CharField()
     min_rounds = serializers.IntegerField()
     filters = serializers.DictField()
-    players = LeaderboardRowSerializer(many=True)
+    players = StatLeaderboardRowSerializer(many=True)
 
 
 def stats_rows(stats_json: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -20,8 +20,8 @@ from analysis.serializers import MatchDetailSerializer, ReplaySerializer, RoundS
 from analysis.stats_serializers import (
     CSVRenderer,
     LeaderboardQuerySerializer,
-    LeaderboardSerializer,
     PlayerStatsSerializer,
+    StatLeaderboardSerializer,
     StatsQuerySerializer,
     stats_rows,
 )
@@ -186,7 +186,7 @@ class Leaderboard(StatsMixin, generics.GenericAPIView[Player]):
     percentile. ``?format=csv`` gives the table."""
 
     queryset = Player.objects.none()  # for the schema; the club scopes it
-    serializer_class = LeaderboardSerializer
+    serializer_class = StatLeaderboardSerializer
 
     @extend_schema(
         parameters=[
@@ -195,7 +195,7 @@ class Leaderboard(StatsMixin, generics.GenericAPIView[Player]):
             OpenApiParameter("min_rounds", OpenApiTypes.INT),
             OpenApiParameter("order", OpenApiTypes.STR, enum=["desc", "asc"]),
         ],
-        responses={200: LeaderboardSerializer},
+        responses={200: StatLeaderboardSerializer},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         query = self.query(LeaderboardQuerySerializer)
