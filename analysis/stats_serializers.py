@@ -7,7 +7,7 @@ import io
 from collections.abc import Mapping
 from typing import Any
 
-from rest_framework import renderers, serializers
+from rest_framework import serializers
 
 from analysis import stats
 
@@ -15,7 +15,9 @@ from analysis import stats
 class StatsQuerySerializer(serializers.Serializer[Any]):
     """Which rounds count (docs/statistics.md); a bad value is a 400 naming the field."""
 
-    ruleset = serializers.CharField(required=False, max_length=64, help_text="preset name")
+    ruleset = serializers.CharField(
+        required=False, allow_blank=True, max_length=64, help_text="preset name (blank: any)"
+    )
     include_illegal = serializers.BooleanField(required=False, default=False)
     period = serializers.ChoiceField(["week", "month"], required=False, default="week")
 
@@ -117,22 +119,11 @@ def stats_rows(stats_json: Mapping[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-class CSVRenderer(renderers.BaseRenderer):
-    """``?format=csv``: a list of flat dicts as a CSV table (the first row's keys head it)."""
-
-    media_type = "text/csv"
-    format = "csv"
-    charset = "utf-8"
-
-    def render(
-        self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
-    ) -> bytes:
-        out = io.StringIO()
-        if isinstance(data, list) and data:
-            writer = csv.DictWriter(out, fieldnames=list(data[0]))
-            writer.writeheader()
-            writer.writerows(data)
-        elif isinstance(data, Mapping):  # an error: its fields as key,value
-            writer2 = csv.writer(out)
-            writer2.writerows(data.items())
-        return out.getvalue().encode("utf-8")
+def render_csv(rows: list[dict[str, Any]]) -> bytes:
+    """Flat dicts as a CSV table (the first row's keys head it; no rows: empty)."""
+    out = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return out.getvalue().encode("utf-8")

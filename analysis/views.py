@@ -7,22 +7,21 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from analysis import selectors, services, stats
 from analysis.serializers import MatchDetailSerializer, ReplaySerializer, RoundSerializer
 from analysis.stats_serializers import (
-    CSVRenderer,
     LeaderboardQuerySerializer,
     PlayerStatsSerializer,
     StatLeaderboardSerializer,
     StatsQuerySerializer,
+    render_csv,
     stats_rows,
 )
 from analysis.tasks import verify_match
@@ -132,15 +131,17 @@ class RoundReplay(RoundMixin, generics.GenericAPIView[Round]):
 
 
 class StatsMixin(ClubMixin):
-    renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
-
     def query(self, serializer_class: type[StatsQuerySerializer]) -> StatsQuerySerializer:
         query = serializer_class(data=self.request.query_params.dict())
         query.is_valid(raise_exception=True)
         return query
 
     def csv_wanted(self) -> bool:
-        return getattr(self.request.accepted_renderer, "format", None) == "csv"
+        return self.request.query_params.get("export") == "csv"
+
+    @staticmethod
+    def csv_response(rows: list[dict[str, Any]]) -> HttpResponse:
+        return HttpResponse(render_csv(rows), content_type="text/csv; charset=utf-8")
 
 
 _STATS_PARAMS = [
@@ -149,13 +150,13 @@ _STATS_PARAMS = [
     OpenApiParameter("ruleset", OpenApiTypes.STR, description="ruleset preset name"),
     OpenApiParameter("with", OpenApiTypes.INT, description="only rounds with this co-player"),
     OpenApiParameter("include_illegal", OpenApiTypes.BOOL, description="count illegal matches"),
-    OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "csv"]),
+    OpenApiParameter("export", OpenApiTypes.STR, enum=["csv"], description="csv: a CSV table"),
 ]
 
 
 class PlayerStats(StatsMixin, generics.GenericAPIView[Player]):
     """A player's statistics (docs/statistics.md): the stats, the net decomposition,
-    head-to-head, records and trend. ``?format=csv`` gives the stats as rows."""
+    head-to-head, records and trend. ``?export=csv`` gives the stats as rows."""
 
     queryset = Player.objects.none()  # for the schema; the club scopes it
     serializer_class = PlayerStatsSerializer
@@ -165,9 +166,13 @@ class PlayerStats(StatsMixin, generics.GenericAPIView[Player]):
             *_STATS_PARAMS,
             OpenApiParameter("period", OpenApiTypes.STR, enum=["week", "month"]),
         ],
-        responses={200: PlayerStatsSerializer, 404: OpenApiResponse(description="No such player")},
+        responses={
+            (200, "application/json"): PlayerStatsSerializer,
+            (200, "text/csv"): OpenApiTypes.STR,
+            404: OpenApiResponse(description="No such player"),
+        },
     )
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response | HttpResponse:
         query = self.query(StatsQuerySerializer)
         player = Player.objects.filter(club=self.club, pk=self.kwargs["player_id"]).first()
         if player is None:
@@ -176,14 +181,14 @@ class PlayerStats(StatsMixin, generics.GenericAPIView[Player]):
             self.club, player, query.filters(), query.validated_data["period"]
         )
         if self.csv_wanted():
-            return Response(stats_rows(data))
+            return self.csv_response(stats_rows(data))
         return Response(data)
 
 
 class Leaderboard(StatsMixin, generics.GenericAPIView[Player]):
     """The club's players ranked by one statistic (``stat``, a key of the stats endpoint;
     nested ones as ``a.b``), with at least ``min_rounds`` counted rounds, and each one's
-    percentile. ``?format=csv`` gives the table."""
+    percentile. ``?export=csv`` gives the table."""
 
     queryset = Player.objects.none()  # for the schema; the club scopes it
     serializer_class = StatLeaderboardSerializer
@@ -195,9 +200,12 @@ class Leaderboard(StatsMixin, generics.GenericAPIView[Player]):
             OpenApiParameter("min_rounds", OpenApiTypes.INT),
             OpenApiParameter("order", OpenApiTypes.STR, enum=["desc", "asc"]),
         ],
-        responses={200: StatLeaderboardSerializer},
+        responses={
+            (200, "application/json"): StatLeaderboardSerializer,
+            (200, "text/csv"): OpenApiTypes.STR,
+        },
     )
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response | HttpResponse:
         query = self.query(LeaderboardQuerySerializer)
         data = query.validated_data
         filters = query.filters()
@@ -205,7 +213,7 @@ class Leaderboard(StatsMixin, generics.GenericAPIView[Player]):
             self.club, data["stat"], data["min_rounds"], filters, data["order"]
         )
         if self.csv_wanted():
-            return Response(rows)
+            return self.csv_response(rows)
         return Response(
             {
                 "definitions_version": stats.DEFINITIONS_VERSION,

@@ -124,12 +124,12 @@ def test_both_endpoints_export_csv(
     club: Any, cast: Any, api_client: Any, loaded: dict[str, int]
 ) -> None:
     client = api_client(cast["mia"])
-    response = client.get(url(club, loaded["bob"]) + "?format=csv")
+    response = client.get(url(club, loaded["bob"]) + "?export=csv")
     assert response["Content-Type"].startswith("text/csv")
     rows = {r["key"]: r for r in csv.DictReader(io.StringIO(response.content.decode()))}
     assert rows["robbed_kongs"]["value"] == "1"
     assert rows["win_rate"]["denominator"] == "2"
-    board = client.get(f"/api/v1/clubs/{club.pk}/leaderboard/?stat=wins&min_rounds=0&format=csv")
+    board = client.get(f"/api/v1/clubs/{club.pk}/leaderboard/?stat=wins&min_rounds=0&export=csv")
     table = list(csv.DictReader(io.StringIO(board.content.decode())))
     assert [r["rank"] for r in table] == ["1", "2", "3", "4"]
 
