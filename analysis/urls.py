@@ -55,3 +55,9 @@ urlpatterns += [
 urlpatterns += [
     path(CLUB + "sheets/preview/", league_views.SheetPreview.as_view(), name="sheet-preview"),
 ]
+urlpatterns += [
+    path(
+        CLUB + "players/<id:player_id>/stats/", views.PlayerStats.as_view(), name="player-stats"
+    ),
+    path(CLUB + "leaderboard/", views.Leaderboard.as_view(), name="leaderboard"),
+]

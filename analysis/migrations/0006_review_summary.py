@@ -4,7 +4,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('analysis', '0004_league'),
+        ('analysis', '0005_merge_facts_league'),
     ]
 
     operations = [
