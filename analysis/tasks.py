@@ -77,6 +77,11 @@ def sweep_stuck_matches() -> int:
     return sweep_and_requeue()
 
 
+def rate_again_after_delete(sender: Any, *, instance: Any, **kwargs: Any) -> None:
+    """The receiver of Match's post_delete: rate the club again once the delete commits."""
+    recompute_ratings.delay_on_commit(instance.club_id)
+
+
 @shared_task(acks_late=True)
 def recompute_ratings(club_id: int) -> int:
     """Rate the club's matches again from scratch (after a match is added or corrected)."""

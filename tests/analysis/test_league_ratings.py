@@ -152,3 +152,18 @@ def test_rating_pages_show_the_leaderboard_and_a_history_chart(club: Any, cast: 
     outsider = Client()
     outsider.force_login(cast["nora"])
     assert outsider.get(f"/clubs/{club.pk}/ratings/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_deleting_a_match_rates_the_club_again_without_it(
+    club: Any, cast: Any, api_client: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    kept = settled_match(club, ABCD, [win(0, 1, 8)], day="2026-11-03")
+    gone = settled_match(club, ("w", "x", "y", "z"), [win(0, 1, 4)], day="2026-11-10")
+    services.recompute_ratings(club_id=club.pk)
+    assert "w" in {r[0] for r in board(club)}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client(cast["adam"]).delete(f"/api/v1/clubs/{club.pk}/matches/{gone.pk}/")
+    assert response.status_code == 204
+    assert "w" not in {r[0] for r in board(club)}
+    assert {s.match_id for s in RatingStep.objects.all()} == {kept.pk}

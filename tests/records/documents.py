@@ -2,7 +2,7 @@
 
 Each round is dealt from a shuffled set, plays the exchange (opposite seats swap), the void
 declaration and a few draw-and-discard turns, then stops: a legal, *incomplete* round
-(FORMAT.md: an abandoned table is incomplete, not illegal). ``illegal_document`` makes one
+(docs/format.md: an abandoned table is incomplete, not illegal). ``illegal_document`` makes one
 with a discard of a tile the actor does not hold. The hand-checked logs with wins and
 settlements live in ``tests/data``; ``data_documents()`` loads them.
 """

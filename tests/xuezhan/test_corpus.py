@@ -1,6 +1,6 @@
-"""The hand-made round logs of tests/data: each proves one rule of RULES.md.
+"""The hand-made round logs of tests/data: each proves one rule of docs/rules.md.
 
-Every expected number below was worked out by hand from RULES.md (tests/data/README.md
+Every expected number below was worked out by hand from docs/rules.md (tests/data/README.md
 shows the arithmetic), not copied from the engine's output. The settlement logs also
 record that result, so ``xuezhan verify`` must find them legal; the logs in
 tests/data/violations/ each break exactly one rule, at a known event.
@@ -163,7 +163,7 @@ def test_call_transfer_hands_the_kong_income_to_the_winner_online() -> None:
 
 def test_call_transfer_pays_each_winner_the_kong_income_on_a_multiple_win_online() -> None:
     # seat 1's 8s after its concealed kong is won by seats 3 and 0: each gets the whole 6
-    # (seed 004 rule 4); seat 0's 平胡 1 + 杠上炮 1 = 2 fan → 2. Seat 1, the discarder of
+    # (the online rules); seat 0's 平胡 1 + 杠上炮 1 = 2 fan → 2. Seat 1, the discarder of
     # the first (double) win, deals next.
     assert_settles("kong_discard_won_by_two_call_transfer_online.json", [6, -16, 2, 8], [
         *_CONCEALED_KONG, (1, 3, 4, "win_discard"), (1, 3, 6, "call_transfer"),

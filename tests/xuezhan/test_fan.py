@@ -1,4 +1,4 @@
-"""Scoring (RULES.md §4, §7): one test per row of the §4 tables under both presets, and
+"""Scoring (docs/rules.md §4, §7): one test per row of the §4 tables under both presets, and
 every option that affects scoring under each of its values."""
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def rules(**options: Any) -> Rules:
 
 PATTERN_ROWS = [
     # pattern, hand, winning tile, chengdu fan, online fan
-    ("ping_hu", "23445677m345789p", "7m", 0, 1),          # 基本胡 / 素番 (seed 001)
+    ("ping_hu", "23445677m345789p", "7m", 0, 1),          # 基本胡 / 素番 (the Chengdu rules)
     ("dui_dui_hu", "111333444m66677p", "7p", 1, 2),
     ("qing_yi_se", "11223345678999m", "9m", 2, 3),
     ("qi_dui", "11334466m557799p", "9p", 2, 3),
@@ -101,7 +101,7 @@ def test_heaven_and_earth_off_scores_the_hand_pattern() -> None:
 
 @BOTH
 def test_fan_offset_sets_the_points(rules: Rules) -> None:
-    # chengdu: points = 2^fan; online: 2^(fan − 1) (滚滚番, seed 004)
+    # chengdu: points = 2^fan; online: 2^(fan − 1) (滚滚番, the online rules)
     s = score("11223345678999m", "9m", rules=rules)
     assert s.points == 4
     assert rules.points(s.fan) == s.points
@@ -141,7 +141,7 @@ def test_max_fan_under_each_value(max_fan: int | None, capped: bool, points: int
 
 @BOTH
 def test_gen_a_concealed_four_adds_one(rules: Rules) -> None:
-    s = score("123333m45566799s", "9s", rules=rules)    # 带根 (seed 001)
+    s = score("123333m45566799s", "9s", rules=rules)    # 带根 (the Chengdu rules)
     assert add_ons(s) == {"gen": (1, 1)}
     assert s.fan == rules.patterns["ping_hu"] + 1
 
@@ -182,7 +182,7 @@ def test_concealed_kong_declared_by_the_winner_adds_kong_fan(rules: Rules) -> No
 
 @BOTH
 def test_gang_shang_hua_adds_one_on_top_of_the_kongs_own_add_on(rules: Rules) -> None:
-    # seed 001: 杠上花 +2 after 刮风 (明杠), +3 after 下雨 (暗杠) = kong add-on + 1
+    # the Chengdu rules: 杠上花 +2 after 刮风 (明杠), +3 after 下雨 (暗杠) = kong add-on + 1
     direct = score("123m456m789m11p", "1p", melds=[meld("ming", "5p")], rules=rules,
                    self_drawn=True, after_kong="direct")
     concealed = score("123m456m789m11p", "1p", melds=[meld("an", "5p")], rules=rules,
@@ -576,7 +576,7 @@ def test_add_on_names_print_in_chinese() -> None:
 
 @BOTH
 def test_ting_value_scores_112233556677p99m_as_qi_dui_not_ping_hu(rules: Rules) -> None:
-    # seed 001 §三.8: 112233556677筒99万 is valued as 暗七对, not 基本胡
+    # the Chengdu rules: 112233556677筒99万 is valued as 暗七对, not 基本胡
     value = ting_value(counts_of(parse_tiles("112233556677p9m")), [], S, rules)
     assert value is not None
     fan, per_wait = value

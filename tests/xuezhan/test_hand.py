@@ -54,7 +54,7 @@ def test_melds_are_frozen_values() -> None:
 
 
 @pytest.mark.parametrize("hand", [
-    "23445677m345789p",      # 基本胡 (seed 001)
+    "23445677m345789p",      # 基本胡 (the Chengdu rules)
     "111333444m66677p",      # 对对胡
     "11223345678999m",       # 清一色
     "111222333m78999p",      # 幺九: 123·123·123·789·99

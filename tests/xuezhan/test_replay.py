@@ -1,4 +1,4 @@
-"""Replaying logs: every rule of RULES.md §2-§3 checked, every violation of §6 reported."""
+"""Replaying logs: every rule of docs/rules.md §2-§3 checked, every violation of §6 reported."""
 
 from __future__ import annotations
 

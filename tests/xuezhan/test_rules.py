@@ -1,4 +1,4 @@
-"""Rulesets as data: the presets of RULES.md §4-§5 and every option of §7."""
+"""Rulesets as data: the presets of docs/rules.md §4-§5 and every option of §7."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""An independent review of the table, the replay and the settlement against RULES.md
+"""An independent review of the table, the replay and the settlement against docs/rules.md
 and the seed texts: each test names the rule it checks."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def codes(t: Table, *events: str) -> list[str]:
 
 
 def test_passed_win_a_kong_one_could_rob_and_did_not_is_a_passed_win() -> None:
-    # RULES §3 过手胡 (seed 004 rule 5: 不能棄先和後; 搶杠可視為…點炮): seat 1 lets seat 0's
+    # docs/rules.md §3 过手胡 (online rules: 不能棄先和後; 搶杠可視為…點炮): seat 1 lets seat 0's
     # added 4m go (平胡 + 抢杠 = 1 fan), then wins seat 0's next discard 1m for no more
     # (平胡 + 杠上炮 = 1 fan) before drawing again.
     t = table(hands=ROB_HANDS, voids=ROB_VOIDS)
@@ -51,8 +51,8 @@ def test_passed_win_off_a_kong_one_could_rob_blocks_nothing() -> None:
 
 def test_robbing_a_kong_is_the_kongers_discard_so_where_discards_must_be_won_it_must_be_robbed(
 ) -> None:
-    # RULES §3 last four, seed 004 rule 6 (最后四张牌，若有人点炮则自动和牌) with 抢杠 counted
-    # as 点炮 by the konger (seed 004 加番 4).
+    # docs/rules.md §3 last four (最后四张牌，若有人点炮则自动和牌), with 抢杠 counted
+    # as 点炮 by the konger (the online rules).
     t = table({"last_four": "must_win_all"}, hands=ROB_HANDS, voids=ROB_VOIDS)
     assert codes(t, *ROB_BEFORE) == []
     t.wall_left = 4
@@ -105,14 +105,14 @@ def test_whole_numbers_written_as_floats_in_a_result_are_schema_issues_not_a_cra
 ])
 def test_verifier_never_raises_an_absurd_fan_or_amount_is_a_bad_ruleset(
         ruleset: dict[str, Any]) -> None:
-    # RULES §6/§7: the verifier never crashes; an option's bad value is a clear error.
+    # docs/rules.md §6/§7: the verifier never crashes; an option's bad value is a clear error.
     doc = _third_win_doc()
     doc["ruleset"] = ruleset
     assert [v.code for v in verify_document(doc).violations] == ["bad_ruleset"]
 
 
 def test_no_dealer_check_after_an_abandoned_round() -> None:
-    # RULES §6: the round after an incomplete one may have any dealer; a complete round's
+    # docs/rules.md §6: the round after an incomplete one may have any dealer; a complete round's
     # successor is checked (wrong_dealer).
     abandoned = round_doc(HANDS, ["dq smmm", "0-5s", "1+4p"])
     for dealer in range(4):
@@ -128,7 +128,7 @@ def _rotate(hands: list[str], dealer: int) -> list[str]:
 
 @pytest.mark.parametrize("system", ["table", "additive"])
 def test_ping_hu_never_adds_to_another_pattern_in_either_fan_system(system: str) -> None:
-    # RULES §4: 平胡 is the hand with no other pattern (online: 平胡 1, 对对胡 2).
+    # docs/rules.md §4: 平胡 is the hand with no other pattern (online: 平胡 1, 对对胡 2).
     rules = Rules.from_json({"preset": "online", "fan_system": system})
     pungs = score_win(counts_of(parse_tiles("111333444m66677p")), [], Tile.parse("7p"), 2,
                       rules)
@@ -139,7 +139,7 @@ def test_ping_hu_never_adds_to_another_pattern_in_either_fan_system(system: str)
 
 
 def test_a_player_who_won_pays_nothing_for_a_later_self_drawn_win_even_after_a_late_claim() -> None:
-    # RULES §4 (seed 001 §五.3): players who have already won neither pay nor receive.
+    # docs/rules.md §4 (the Chengdu rules): players who have already won neither pay nor receive.
     # Seat 0 claims seat 1's 5m too late (seat 2 has drawn): the replay reports it and
     # counts seat 0 as won, so seat 0 must not pay seat 2's self-drawn win that follows.
     hands = ["1112345678999m5s", "5m1234567p123s99p", "2345678p456789s", "112233p667788s9s"]

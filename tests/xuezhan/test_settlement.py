@@ -1,4 +1,4 @@
-"""Settlement: one test per rule of RULES.md §4 "Who pays a win" and §5, and per value of
+"""Settlement: one test per rule of docs/rules.md §4 "Who pays a win" and §5, and per value of
 every settlement option of §7. Records are built by hand; seats are 0-3."""
 
 from __future__ import annotations
@@ -467,7 +467,7 @@ def test_ting_check_off_pays_nothing_and_turns_price_difference_off(preset: str)
 
 
 def test_price_difference_example_1_4_16() -> None:
-    # seed 001 §四.9: A 基本胡 ×1, B 清一色 ×4, C 清七对 ×16; D not ready
+    # the Chengdu rules: A 基本胡 ×1, B 清一色 ×4, C 清七对 ×16; D not ready
     result = settle(record(drawn=True, checks=(check(0, ready=0), check(1, ready=2),
                                                check(2, ready=4), check(3))), rules("chengdu"))
     assert pays(result, "price_difference") == [(0, 1, 3), (0, 2, 15), (1, 2, 12)]

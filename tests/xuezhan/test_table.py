@@ -1,4 +1,4 @@
-"""The table state machine: RULES.md §2-§3 and the options that change what is legal."""
+"""The table state machine: docs/rules.md §2-§3 and the options that change what is legal."""
 
 from __future__ import annotations
 

@@ -176,7 +176,7 @@ def test_cli_reads_rules_json_with_the_strict_reader(
 
 def test_a_forced_last_four_win_is_legal_after_a_strict_passed_win() -> None:
     """passed_win strict + last_four must_win_all: seat 2 passes 5p from seat 3 just before
-    the last four, then seat 0 discards 5p in them. The last-four rule wins (RULES.md §6)."""
+    the last four, then seat 0 discards 5p in them. The last-four rule wins (docs/rules.md §6)."""
     from xuezhan.actions import DingQue, Discard, Draw, Hu
     from xuezhan.table import Table
     from xuezhan.tiles import Tile
