@@ -88,14 +88,7 @@
   (data.violations || []).forEach(function (v) {
     (violationsAt[v.step] = violationsAt[v.step] || []).push(v);
   });
-  if (!(data.violations || []).length) { // not verified yet: the frames' own problems
-    frames.forEach(function (frame, step) {
-      (frame.problems || []).forEach(function (p) {
-        var message = String(p.message || "").replace(/\bseat ([0-3])\b/g, function (m, s) { return nameOf(+s); });
-        (violationsAt[step] = violationsAt[step] || []).push({ step: step, code: p.code, label: p.code, message: message, seat: p.seat });
-      });
-    });
-  }
+
 
   function describe(step) {
     var frame = frames[step] || {};
@@ -243,6 +236,7 @@
       var item = make("li", "violation");
       item.appendChild(make("strong", null, v.label || v.code));
       item.appendChild(document.createTextNode(" " + (v.message || "")));
+      if (v.detail) item.title = v.detail;  // the engine's own English, for the curious
       box.appendChild(item);
     });
     box.hidden = !violationsAt[step];
