@@ -332,6 +332,13 @@ def test_every_violation_code_with_a_sentence_has_a_title() -> None:
     assert set(VIOLATION_SENTENCES) <= set(VIOLATIONS)
 
 
+def test_the_match_page_links_its_correction_history(member: Any, club: Any, upload: Any) -> None:
+    match = upload(make_document(5))
+    page = member.get(f"/clubs/{club.pk}/matches/{match.pk}/").content.decode()
+    history = f"/clubs/{club.pk}/matches/{match.pk}/history/"
+    assert f'href="{history}"' in page and member.get(history).status_code == 200
+
+
 def test_the_match_page_links_each_round_to_its_replay(member: Any, club: Any, upload: Any) -> None:
     match = upload(make_document(6, rounds=2))
     page = member.get(f"/clubs/{club.pk}/matches/{match.pk}/").content.decode()

@@ -228,6 +228,23 @@ def test_a_plain_member_cannot_remove_another(client: Any, club: Any, cast: Any)
 # -- the match list --------------------------------------------------------------------
 
 
+def test_the_club_page_links_everything_a_club_does(member: Any, club: Any, upload: Any) -> None:
+    from django.urls import NoReverseMatch, reverse
+
+    match = upload(make_document(3))
+    page = member.get(f"/clubs/{club.pk}/").content.decode()
+    base = f"/clubs/{club.pk}"
+    for url in ("/upload/", "/sheets/new/", "/seasons/", "/ledger/", "/ratings/", "/members/"):
+        assert f'href="{base}{url}"' in page
+    try:  # the statistics pages are linked once they exist
+        stats = [reverse("pages:leaderboard", args=[club.pk]),
+                 reverse("pages:player-stats", args=[club.pk, match.seats.first().player_id])]
+    except NoReverseMatch:
+        assert "leaderboard" not in page and "/stats/" not in page
+    else:
+        assert all(f'href="{url}"' in page for url in stats)
+
+
 def test_the_match_list_pages_by_fifty(member: Any, club: Any, upload: Any) -> None:
     for seed in range(53):
         upload(make_document(100 + seed))
