@@ -393,6 +393,18 @@ def test_the_viewer_marks_a_violation_at_its_step(member: Any, club: Any, upload
     assert marked["message"].startswith(f"{dealer} 打出了手中没有的")
 
 
+def test_an_unverified_round_s_own_problems_read_in_the_page_language(
+    member: Any, club: Any, upload: Any
+) -> None:
+    match = upload(illegal_document(9))  # not verified: the frames' problems stand in
+    dealer = match.document["players"][0]
+    page = member.get(f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/",
+                      HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    [marked] = [v for v in _viewer_data(page)["violations"] if v["code"] == "tile_not_in_hand"]
+    assert marked["message"].startswith(f"{dealer} 打出了手中没有的")
+    assert marked["detail"].startswith(dealer) and "seat 0" not in marked["detail"]
+
+
 def test_the_viewer_shows_the_settlement_line_by_line(member: Any, club: Any, upload: Any) -> None:
     from analysis import services
 

@@ -55,6 +55,35 @@ def test_the_keyboard_and_the_slider_step_through_a_round(
     assert page.errors == []
 
 
+def test_the_viewer_draws_rivers_win_order_and_the_exchange_from_the_frames(
+    visit: Any, club: Any, verified: Any
+) -> None:
+    from analysis.labels import tile_text
+    from xuezhan.replay import replay_frames
+
+    doc = json.loads((DATA / "multiple_win_two_winners_chengdu.json").read_text())
+    match = verified(doc)
+    frames = replay_frames(doc, 0)
+    page = visit("mia", f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/#step=end")
+    final = frames[-1]
+    rivers = [t for river in final["rivers"] for t in river]
+    seats = page.locator(".seat .river")
+    assert seats.locator(".tile.won").count() == sum(1 for t in rivers if t["won_by"])
+    assert seats.locator(".tile.claimed").count() == sum(
+        1 for t in rivers if t["claimed_by"] is not None and not t["won_by"])
+    names = doc["players"]
+    assert page.locator("#win-order").inner_text().endswith(
+        " → ".join(names[s] for s in final["win_order"]))
+    exchange = next(i for i, f in enumerate(frames) if f["action"]["type"] == "exchange")
+    page.goto(page.url.split("#")[0] + f"#step={exchange}")
+    page.reload()
+    for seat in range(4):
+        got = page.locator(f'.seat[data-seat="{seat}"] .gave .got ~ .tile')
+        shown = [got.nth(i).text_content() for i in range(got.count())]
+        assert shown == [tile_text(t) for t in frames[exchange]["action"]["receive"][seat]]
+    assert page.errors == []
+
+
 def test_space_plays_and_pauses(visit: Any, club: Any, verified: Any) -> None:
     match = verified(make_document(2, turns=10))
     page = visit("mia", f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/")
