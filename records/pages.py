@@ -36,6 +36,7 @@ from records.models import Club, Invitation, Match, Membership
 from records.permissions import signed_in
 
 PAGE_SIZE = 50
+USERNAME_MAX = 150  # Invitation.username, as Django's user names
 #: the status filter of the match list: what people ask for, as sets of stored statuses
 STATUS_FILTERS: dict[str, tuple[str, ...]] = {
     "legal": (Match.Status.VERIFIED,),
@@ -133,8 +134,7 @@ def member_invite(request: HttpRequest, club_id: int) -> HttpResponse:
         messages.error(request, _("Unknown role."))
     elif role == Membership.Role.OWNER and not membership.has_role(Membership.Role.OWNER):
         messages.error(request, _("Only an owner can invite an owner."))
-    elif not by_link and not 0 < len(username) <= Invitation._meta.get_field(
-            "username").max_length:  # type: ignore[operator]
+    elif not by_link and not 0 < len(username) <= USERNAME_MAX:
         messages.error(request, _("Give the user name to invite."))
     else:
         try:

@@ -153,6 +153,15 @@ def test_inviting_a_member_says_they_are_one_and_makes_no_invitation(
     assert "mia is already a member" in page.content.decode() and not club.invitations.exists()
 
 
+def test_an_invitation_by_name_needs_a_name_of_at_most_150_characters(
+    client: Any, club: Any, cast: Any
+) -> None:
+    admin = _as(client, cast["adam"])
+    for name in ("  ", "x" * 151):
+        assert "Give the user name" in _invite(admin, club, username=name).content.decode()
+    assert not club.invitations.exists()
+
+
 def test_an_admin_withdraws_an_open_invitation(client: Any, club: Any, cast: Any) -> None:
     _invite(_as(client, cast["adam"]), club, username="nora")
     invitation = club.invitations.get()
