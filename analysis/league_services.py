@@ -143,6 +143,9 @@ def record_settle_up(
     )
 
 
+MAX_POINT_VALUE = Decimal(10) ** 8
+
+
 def money_value(value: Any) -> Decimal | None:
     if value in (None, ""):
         return None
@@ -152,6 +155,10 @@ def money_value(value: Any) -> Decimal | None:
         raise LeagueError("point_value", "a decimal number") from None
     if not amount.is_finite() or amount < 0:
         raise LeagueError("point_value", "a decimal number, 0 or more")
+    # the bounds a season stores (max_digits=12, decimal_places=4), so that every money
+    # figure the ledger derives from it fits the API's decimal fields
+    if amount >= MAX_POINT_VALUE or amount != amount.quantize(Decimal("0.0001")):
+        raise LeagueError("point_value", "at most 99,999,999.9999, with at most 4 decimals")
     return amount
 
 

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
@@ -49,8 +50,17 @@ from records.permissions import ClubMixin, signed_in
 ADMIN = Membership.Role.ADMIN
 
 
+@dataclass(frozen=True)
+class Sheet:
+    """Rows for the CSV renderer, with the header they have even when there are none (an
+    empty body would reach the client with no Content-Type at all)."""
+
+    columns: list[str]
+    rows: list[dict[str, Any]]
+
+
 class CSVRenderer(BaseRenderer):
-    """A list of flat rows as CSV, the header from the first row's keys."""
+    """A :class:`Sheet` as CSV."""
 
     media_type = "text/csv"
     format = "csv"
@@ -62,16 +72,27 @@ class CSVRenderer(BaseRenderer):
         accepted_media_type: str | None = None,
         renderer_context: Mapping[str, Any] | None = None,
     ) -> bytes:
-        rows = data if isinstance(data, list) else [data]  # an error body: one row
         out = io.StringIO()
-        if rows:
-            writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(rows)
+        writer = csv.DictWriter(out, fieldnames=data.columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(data.rows)
         return out.getvalue().encode("utf-8")
 
 
 RENDERERS = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
+
+
+class ErrorsAsJSON:
+    """A view that may answer CSV answers everything but its sheet — errors, OPTIONS — in
+    JSON, as the schema documents them (a 404 as a one-row sheet helps nobody)."""
+
+    def finalize_response(
+        self, request: Request, response: Any, *args: Any, **kwargs: Any
+    ) -> Response:
+        if not isinstance(getattr(response, "data", None), Sheet):
+            request.accepted_renderer = JSONRenderer()
+            request.accepted_media_type = "application/json"
+        return super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc,no-any-return]
 
 
 def _league_errors(call: Any, **kwargs: Any) -> Any:
@@ -81,8 +102,13 @@ def _league_errors(call: Any, **kwargs: Any) -> Any:
         raise ValidationError({exc.field: [exc.message]}) from None
 
 
-def _csv(rows: list[dict[str, Any]], name: str) -> Response:
-    return Response(rows, headers={"Content-Disposition": f'attachment; filename="{name}.csv"'})
+def csv_or_json(serializer: Any) -> dict[Any, Any]:
+    """The schema of a read that answers JSON, or CSV when asked (``?format=csv``)."""
+    return {(200, "application/json"): serializer, (200, "text/csv"): OpenApiTypes.STR}
+
+
+def _csv(sheet: Sheet, name: str) -> Response:
+    return Response(sheet, headers={"Content-Disposition": f'attachment; filename="{name}.csv"'})
 
 
 class SeasonMixin(ClubMixin):
@@ -142,19 +168,21 @@ def standings_data(standings: selectors.Standings) -> dict[str, Any]:
     }
 
 
-def standings_csv_rows(standings: selectors.Standings) -> list[dict[str, Any]]:
+def standings_csv_rows(standings: selectors.Standings) -> Sheet:
     rows = StandingsSerializer(standings_data(standings)).data["rows"]
-    return [
+    fields = StandingsSerializer().fields["rows"].child.fields  # type: ignore[attr-defined]
+    columns = [k for k in fields if k != "placements"] + [f"placed_{i}" for i in range(1, 5)]
+    return Sheet(columns, [
         {**{k: v for k, v in row.items() if k != "placements"}, **_placement_columns(row)}
         for row in rows
-    ]
+    ])
 
 
 def _placement_columns(row: dict[str, Any]) -> dict[str, int]:
     return {f"placed_{i + 1}": n for i, n in enumerate(row["placements"])}
 
 
-class SeasonStandings(SeasonMixin, generics.GenericAPIView[Season]):
+class SeasonStandings(ErrorsAsJSON, SeasonMixin, generics.GenericAPIView[Season]):
     """The season's standings: rank, player, matches, rounds, net, placements, tie-break
     values and the movement since the previous match day. ``?format=csv`` for a sheet."""
 
@@ -162,7 +190,7 @@ class SeasonStandings(SeasonMixin, generics.GenericAPIView[Season]):
     serializer_class = StandingsSerializer
     renderer_classes = RENDERERS
 
-    @extend_schema(responses={200: StandingsSerializer})
+    @extend_schema(responses=csv_or_json(StandingsSerializer))
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         standings = selectors.standings(self.season())
         if request.accepted_renderer.format == "csv":
@@ -304,7 +332,10 @@ LEDGER_PARAMETERS = [
 ]
 
 
-def ledger_csv_rows(book: selectors.Ledger) -> list[dict[str, Any]]:
+LEDGER_COLUMNS = ["kind", "player", "to", "points", "money", "opening", "played", "settled"]
+
+
+def ledger_csv_rows(book: selectors.Ledger) -> Sheet:
     data = LedgerSerializer(ledger_data(book)).data
     rows = [
         {"kind": "balance", "player": b["handle"], "to": "", "points": b["points"],
@@ -316,7 +347,7 @@ def ledger_csv_rows(book: selectors.Ledger) -> list[dict[str, Any]]:
          "points": t["points"], "money": t["money"], "opening": "", "played": "", "settled": ""}
         for t in data["transfers"]
     ]  # fmt: skip
-    return rows
+    return Sheet(LEDGER_COLUMNS, rows)
 
 
 def ledger_data(book: selectors.Ledger) -> dict[str, Any]:
@@ -332,7 +363,7 @@ def ledger_data(book: selectors.Ledger) -> dict[str, Any]:
     }
 
 
-class LedgerView(ClubMixin, generics.GenericAPIView[SettleUp]):
+class LedgerView(ErrorsAsJSON, ClubMixin, generics.GenericAPIView[SettleUp]):
     """Who owes whom: each player's balance (opening, played, settled, outstanding; points
     and money) and the fewest transfers that settle it. ``?format=csv`` for a sheet."""
 
@@ -340,7 +371,7 @@ class LedgerView(ClubMixin, generics.GenericAPIView[SettleUp]):
     serializer_class = LedgerSerializer
     renderer_classes = RENDERERS
 
-    @extend_schema(parameters=LEDGER_PARAMETERS, responses={200: LedgerSerializer})
+    @extend_schema(parameters=LEDGER_PARAMETERS, responses=csv_or_json(LedgerSerializer))
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         book = ledger_for(self.club, request.query_params)
         if request.accepted_renderer.format == "csv":

@@ -32,6 +32,12 @@ class Verification(models.Model):
     ruleset = models.JSONField(help_text="The ruleset the engine resolved.")
     totals = models.JSONField(help_text="Each seat's total over the match (4 integers).")
     report = models.JSONField(help_text="The engine's report, exactly as `xuezhan verify` prints.")
+    review = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The decision review's summaries (xuezhan.review): `seats`, each seat over "
+        "the match, and `rounds`, each round's four; null when the engine could not review.",
+    )
 
     def __str__(self) -> str:
         return f"verification of match {self.match_id}: {'legal' if self.legal else 'illegal'}"
@@ -90,6 +96,13 @@ class Payment(models.Model):
         help_text="What explains the line, as data (per reason: xuezhan.settlement.describe).",
     )
     detail = models.TextField(blank=True, default="", help_text="The line, explained.")
+    # the players behind the seats, for head-to-head statistics (docs/statistics.md)
+    payer_player = models.ForeignKey(
+        Player, null=True, on_delete=models.CASCADE, related_name="+"
+    )
+    payee_player = models.ForeignKey(
+        Player, null=True, on_delete=models.CASCADE, related_name="+"
+    )
 
     class Meta:
         ordering = ["round_id", "ordinal"]
@@ -127,6 +140,55 @@ class SeatResult(models.Model):
     refunded = models.IntegerField(help_text="Kong money refunded (退税).")
     transferred = models.IntegerField(help_text="Kong money transferred (呼叫转移).")
 
+    # Facts for statistics (docs/statistics.md): written with the rest by the verification,
+    # and copied from the match so that a player's statistics read one table.
+    match = models.ForeignKey(Match, null=True, on_delete=models.CASCADE, related_name="+")
+    club = models.ForeignKey(
+        "records.Club", null=True, on_delete=models.CASCADE, related_name="+"
+    )
+    played_at = models.DateTimeField(null=True, help_text="The match's played_at (or upload).")
+    ruleset_name = models.CharField(max_length=64, default="")
+    legal = models.BooleanField(default=True, help_text="The match was found legal.")
+    complete = models.BooleanField(default=True, help_text="The round reached its end.")
+    dealer = models.BooleanField(default=False)
+    active_turns = models.PositiveSmallIntegerField(default=0)
+    pengs = models.PositiveSmallIntegerField(default=0)
+    kongs_direct = models.PositiveSmallIntegerField(default=0)
+    kongs_added = models.PositiveSmallIntegerField(default=0)
+    kongs_concealed = models.PositiveSmallIntegerField(default=0)
+    robbed_kongs = models.PositiveSmallIntegerField(default=0)
+    deal_ins = models.PositiveSmallIntegerField(default=0)
+    deal_in_amount = models.IntegerField(default=0)
+    big_deal_ins = models.PositiveSmallIntegerField(default=0)
+    paid_self_draws = models.PositiveSmallIntegerField(default=0)
+    paid_self_draw_amount = models.IntegerField(default=0)
+    win_received = models.IntegerField(default=0, help_text="Win payments received.")
+    win_paid = models.IntegerField(default=0, help_text="Win payments paid.")
+    kong_paid = models.IntegerField(default=0, help_text="Kong money paid to kongers.")
+    kong_net = models.IntegerField(default=0, help_text="Every kong-money line, net.")
+    call_transfer_in = models.PositiveSmallIntegerField(default=0)
+    call_transfer_in_amount = models.IntegerField(default=0)
+    call_transfer_out = models.PositiveSmallIntegerField(default=0)
+    call_transfer_out_amount = models.IntegerField(default=0)
+    tax_refunds = models.PositiveSmallIntegerField(default=0, help_text="退税 lines paid.")
+    pig_paid = models.IntegerField(default=0)
+    pig_net = models.IntegerField(default=0)
+    ting_net = models.IntegerField(default=0)
+    roots = models.PositiveSmallIntegerField(default=0, help_text="根 in the winning hand.")
+    kong_bloom = models.BooleanField(default=False, help_text="Won 杠上花 (点杠花 too).")
+    kong_discard_win = models.BooleanField(default=False, help_text="Won 杠上炮.")
+    rob_kong_win = models.BooleanField(default=False, help_text="Won by 抢杠.")
+    last_tile_win = models.BooleanField(default=False, help_text="海底捞月 or 海底炮.")
+    heaven_earth = models.BooleanField(default=False, help_text="天胡 or 地胡.")
+    capped = models.BooleanField(default=False, help_text="The win reached the fan cap.")
+    drawn_in = models.BooleanField(default=False, help_text="Still in at a drawn round.")
+    last_standing = models.BooleanField(default=False, help_text="Left when three had won.")
+    exchange_shortest = models.BooleanField(null=True)
+    void_is_given = models.BooleanField(null=True)
+    void_fewest = models.BooleanField(null=True)
+    void_cleared_turn = models.PositiveSmallIntegerField(null=True)
+    starting_shanten = models.SmallIntegerField(null=True)
+
     class Meta:
         ordering = ["round_id", "seat"]
         constraints = [
@@ -137,7 +199,11 @@ class SeatResult(models.Model):
                 condition=Q(won=True) | Q(win_order__isnull=True), name="seatresult_order_if_won"
             ),
         ]
-        indexes = [models.Index(fields=["player", "round"], name="seatresult_player_round")]
+        indexes = [
+            models.Index(fields=["player", "round"], name="seatresult_player_round"),
+            models.Index(fields=["player", "played_at"], name="seatresult_player_played"),
+            models.Index(fields=["club", "played_at"], name="seatresult_club_played"),
+        ]
 
     def __str__(self) -> str:
         return f"seat {self.seat} of {self.round}: {self.delta:+d}"

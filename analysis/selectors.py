@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from django.core.cache import cache
 from django.db.models import Prefetch, QuerySet
 
 from analysis.models import Payment, SeatResult, Violation
@@ -50,3 +51,25 @@ def replay_frames(match: Match, round_index: int) -> list[Frame]:
     from xuezhan.replay import replay_frames as engine_replay_frames
 
     return engine_replay_frames(match.document, round_index)
+
+
+#: how long a computed round review stays cached (the document never changes; the key
+#: names the engine version, so an upgrade computes afresh)
+REVIEW_CACHE_SECONDS = 7 * 24 * 3600
+
+
+def round_review(match: Match, round_index: int) -> dict[str, Any]:
+    """The full decision review of one round (every seat), as ``xuezhan review`` prints a
+    round: computed on the first request, then served from the cache.
+
+    :raises xuezhan.errors.XuezhanError: for a document the engine cannot review.
+    """
+    import xuezhan
+    from xuezhan.review import review_round
+
+    key = f"analysis:review:{match.content_sha256}:{xuezhan.__version__}:{round_index}"
+    found: dict[str, Any] | None = cache.get(key)
+    if found is None:
+        found = review_round(match.document, round_index).to_json()
+        cache.set(key, found, REVIEW_CACHE_SECONDS)
+    return found

@@ -22,6 +22,8 @@ from records.models import Match, Round
 from records.serializers import MatchSerializer
 from xuezhan.frames import Frame
 from xuezhan.replay import SeatFacts
+from xuezhan.review import KINDS as REVIEW_KINDS
+from xuezhan.review import VERDICTS as REVIEW_VERDICTS
 
 
 class ViolationSerializer(serializers.ModelSerializer[Violation]):
@@ -132,6 +134,59 @@ class ReplaySerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField()
     players = serializers.ListField(child=serializers.CharField())
     frames = FrameSerializer(many=True)
+
+
+class UkeireSerializer(serializers.Serializer[Any]):
+    tile = serializers.CharField()
+    unseen = serializers.IntegerField(help_text="Copies not yet seen by the player.")
+
+
+class ReviewOptionSerializer(serializers.Serializer[Any]):
+    chosen = serializers.CharField()
+    verdict = serializers.ChoiceField(choices=["best", "equal", "worse"])
+    shanten_before = serializers.IntegerField()
+    shanten_after = serializers.IntegerField()
+    unseen = serializers.IntegerField(help_text="The 进张's unseen copies, summed.")
+    ukeire = UkeireSerializer(many=True)
+
+
+class DecisionSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    event = serializers.IntegerField(help_text="Index into the round's events.")
+    seat = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=list(REVIEW_KINDS))
+    chosen = serializers.CharField()
+    verdict = serializers.ChoiceField(choices=list(REVIEW_VERDICTS))
+    shanten_before = serializers.IntegerField()
+    shanten_after = serializers.IntegerField()
+    ukeire = UkeireSerializer(many=True)
+    alternatives = ReviewOptionSerializer(many=True, help_text="Every option, best first.")
+    loss = serializers.IntegerField(help_text="进张 given up against the best option.")
+    detail = serializers.DictField(help_text="What the kind adds (kong money, waits, fan...).")
+
+
+class SeatReviewSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    decisions = serializers.IntegerField()
+    share_best = serializers.FloatField(allow_null=True)
+    share_equal = serializers.FloatField(allow_null=True)
+    share_best_or_equal = serializers.FloatField(allow_null=True)
+    discards = serializers.IntegerField()
+    ukeire_lost = serializers.IntegerField()
+    ukeire_lost_per_discard = serializers.FloatField(allow_null=True)
+    mistakes = serializers.DictField(child=serializers.IntegerField())
+    passed_wins = serializers.IntegerField()
+    first_ready = serializers.DictField(allow_null=True)
+
+
+class RoundReviewSerializer(serializers.Serializer[Any]):
+    """The shape of a round's review (the view serves the engine's JSON as it is)."""
+
+    match = serializers.IntegerField()
+    round = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.CharField())
+    decisions = DecisionSerializer(many=True)
+    summary = SeatReviewSerializer(many=True)
 
 
 def match_detail_data(match: Match) -> dict[str, Any]:

@@ -13,8 +13,13 @@ from django.db.models import F
 from django.utils import timezone
 
 import xuezhan
+from analysis import stats
+from analysis.facts import round_facts
 from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
 from records.models import Match, Round, Seat
+from xuezhan.errors import XuezhanError
+from xuezhan.playfacts import PlayFacts, play_facts
+from xuezhan.rules import Rules
 
 
 def verify_match(*, match_id: int, force: bool = False) -> Match:
@@ -28,7 +33,10 @@ def verify_match(*, match_id: int, force: bool = False) -> Match:
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.is_terminal and not force:
             return match
-        _clear_results(match)
+        # rows exist only after a committed verification, which always writes its
+        # Verification: a first verification has nothing to delete
+        if Verification.objects.filter(match=match).exists():
+            _clear_results(match)
         try:
             report = _engine_report(match.document)
             with transaction.atomic():  # a savepoint: rows the database refuses are an error too
@@ -43,6 +51,7 @@ def verify_match(*, match_id: int, force: bool = False) -> Match:
             match.last_error = ""
         match.status_changed_at = timezone.now()
         match.save(update_fields=["status", "last_error", "status_changed_at"])
+    stats.facts_changed(match.club_id)
     return match
 
 
@@ -53,6 +62,16 @@ def reverify_match(*, match_id: int) -> Match:
         attempts=F("attempts") + 1,
         status_changed_at=timezone.now(),
     )
+    return verify_match(match_id=match_id, force=True)
+
+
+#: the matches that have facts: those the engine gave a verdict on
+FACT_STATUSES = (Match.Status.VERIFIED, Match.Status.ILLEGAL)
+
+
+def rebuild_facts(*, match_id: int) -> Match:
+    """Replay a match that has a verdict and rewrite all its derived rows, facts included
+    (docs/statistics.md: a change of definition rebuilds from the stored logs)."""
     return verify_match(match_id=match_id, force=True)
 
 
@@ -75,7 +94,27 @@ def _engine_report(document: Any) -> dict[str, Any]:
     return report
 
 
+def _review_summary(document: Any) -> dict[str, Any] | None:
+    """Each seat's decision review summary over the match and per round, for statistics
+    (一致率, 进张 lost per discard, 定缺 and 换三张 mistakes); None for a document the
+    engine cannot review (not schema-valid, or a bad ruleset)."""
+    from xuezhan.errors import XuezhanError
+    from xuezhan.review import review_document, summarize
+
+    try:
+        reviews = review_document(document)
+    except XuezhanError:
+        return None
+    return {
+        "seats": [s.to_json() for s in summarize(reviews)],
+        "rounds": [[r.summary(seat).to_json() for seat in range(4)] for r in reviews],
+    }
+
+
 def _clear_results(match: Match) -> None:
+    # the cached club tables go now, and again once the new facts are committed
+    # (verify_match): a reader between the two could cache the old ones
+    stats.facts_changed(match.club_id)
     Verification.objects.filter(match=match).delete()
     RoundSettlement.objects.filter(round__match=match).delete()
     Payment.objects.filter(round__match=match).delete()
@@ -91,6 +130,7 @@ def _write_results(match: Match, report: dict[str, Any]) -> None:
         ruleset=report["ruleset"],
         totals=report["totals"],
         report=report,
+        review=_review_summary(match.document),
     )
     Violation.objects.bulk_create(
         Violation(
@@ -106,6 +146,8 @@ def _write_results(match: Match, report: dict[str, Any]) -> None:
     )
     rounds = {r.index: r for r in Round.objects.filter(match=match)}
     players = dict(Seat.objects.filter(match=match).values_list("seat", "player_id"))
+    common = _match_facts(match, report)
+    plays = _play_facts(match.document, report)
     settlements: list[RoundSettlement] = []
     payments: list[Payment] = []
     seat_results: list[SeatResult] = []
@@ -131,12 +173,15 @@ def _write_results(match: Match, report: dict[str, Any]) -> None:
                 reason=p["reason"],
                 params=p.get("params", {}),
                 detail=p.get("detail", ""),
+                payer_player_id=players.get(p["payer"]),
+                payee_player_id=players.get(p["payee"]),
             )
             for ordinal, p in enumerate(result["payments"])
         )
+        facts = round_facts(result, plays[index] if index < len(plays) else None, round_.dealer)
         seat_results.extend(
-            SeatResult(round=round_, player_id=players[s["seat"]], **_seat_facts(s))
-            for s in result["seats"]
+            SeatResult(round=round_, player_id=players[s["seat"]], **_seat_facts(s), **common, **f)
+            for s, f in zip(result["seats"], facts, strict=True)
         )
     RoundSettlement.objects.bulk_create(settlements)
     Payment.objects.bulk_create(payments)
@@ -151,3 +196,30 @@ _SEAT_FIELDS = (
 
 def _seat_facts(seat: dict[str, Any]) -> dict[str, Any]:
     return {name: seat[name] for name in _SEAT_FIELDS}
+
+
+def _match_facts(match: Match, report: dict[str, Any]) -> dict[str, Any]:
+    """What every seat row copies from its match, so statistics filter one table."""
+    return {
+        "match": match,
+        "club_id": match.club_id,
+        "played_at": match.played_at or match.uploaded_at,
+        "ruleset_name": match.ruleset_name,
+        "legal": report["legal"],
+    }
+
+
+def _play_facts(document: Any, report: dict[str, Any]) -> list[list[PlayFacts] | None]:
+    """The engine's play facts of each reported round (a round has them only when the
+    document was schema-valid, which every reported round is)."""
+    if not report["rounds"] or report["ruleset"] is None:
+        return []
+    rules = Rules.from_json(report["ruleset"])
+    return [_play_facts_of_round(round_doc, rules) for round_doc in document["rounds"]]
+
+
+def _play_facts_of_round(round_doc: dict[str, Any], rules: Rules) -> list[PlayFacts] | None:
+    try:
+        return play_facts(round_doc, rules)
+    except (XuezhanError, LookupError, ValueError):  # a log too broken to read its play
+        return None

@@ -11,6 +11,9 @@ urlpatterns = [
     path(MATCH + "rounds/", views.RoundList.as_view(), name="round-list"),
     path(MATCH + "rounds/<id:index>/", views.RoundDetail.as_view(), name="round-detail"),
     path(MATCH + "rounds/<id:index>/replay/", views.RoundReplay.as_view(), name="round-replay"),
+    path(
+        MATCH + "rounds/<id:index>/review/", views.RoundReviewView.as_view(), name="round-review"
+    ),
 ]
 
 # The league: seasons, standings, the ledger, settle-ups (analysis.league_views).
@@ -51,4 +54,10 @@ urlpatterns += [
 ]
 urlpatterns += [
     path(CLUB + "sheets/preview/", league_views.SheetPreview.as_view(), name="sheet-preview"),
+]
+urlpatterns += [
+    path(
+        CLUB + "players/<id:player_id>/stats/", views.PlayerStats.as_view(), name="player-stats"
+    ),
+    path(CLUB + "leaderboard/", views.Leaderboard.as_view(), name="leaderboard"),
 ]

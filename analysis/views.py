@@ -1,4 +1,5 @@
-"""The analysis API: match detail with verification and settlement, rounds, replay frames."""
+"""The analysis API: match detail with verification and settlement, rounds, replay frames,
+and player statistics with the club leaderboard (docs/statistics.md)."""
 # ruff: noqa: RUF012  (Django and DRF declare options as mutable class attributes)
 
 from __future__ import annotations
@@ -6,16 +7,30 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from django.http import Http404
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from django.http import Http404, HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from analysis import selectors, services
-from analysis.serializers import MatchDetailSerializer, ReplaySerializer, RoundSerializer
+from analysis import selectors, services, stats
+from analysis.serializers import (
+    MatchDetailSerializer,
+    ReplaySerializer,
+    RoundReviewSerializer,
+    RoundSerializer,
+)
+from analysis.stats_serializers import (
+    LeaderboardQuerySerializer,
+    PlayerStatsSerializer,
+    StatLeaderboardSerializer,
+    StatsQuerySerializer,
+    render_csv,
+    stats_rows,
+)
 from analysis.tasks import verify_match
-from records.models import Match, Membership, Round
+from records.models import Match, Membership, Player, Round
 from records.permissions import ClubMixin
 from records.serializers import MatchSerializer
 from xuezhan.errors import XuezhanError
@@ -118,3 +133,134 @@ class RoundReplay(RoundMixin, generics.GenericAPIView[Round]):
         players = [seat.player.handle for seat in match.seats.select_related("player")]
         data = {"match": match.pk, "round": index, "players": players, "frames": frames}
         return Response(ReplaySerializer(data).data)
+
+
+class RoundReviewView(RoundMixin, generics.GenericAPIView[Round]):
+    """Every decision of a round graded by shanten and unseen 进张 (xuezhan.review), and
+    each seat's summary; computed on the first request, then cached."""
+
+    queryset = Round.objects.none()  # for the schema; get_queryset() scopes it
+    serializer_class = RoundReviewSerializer
+
+    def get_queryset(self) -> QuerySet[Round]:
+        return Round.objects.filter(match__club=self.club)
+
+    @extend_schema(
+        responses={
+            200: RoundReviewSerializer,
+            404: OpenApiResponse(description="No such round"),
+            422: OpenApiResponse(description="The engine cannot review this round"),
+        }
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        match = self.match(with_document=True)
+        index = int(self.kwargs["index"])
+        if not match.rounds.filter(index=index).exists():
+            raise Http404("No such round.")
+        try:
+            review = selectors.round_review(match, index)
+        except XuezhanError as exc:
+            return Response(
+                {"type": "review_failed", "detail": str(exc)},
+                status=status.HTTP_422_UNPROCESSABLE_ENTITY,
+            )
+        players = [seat.player.handle for seat in match.seats.select_related("player")]
+        # the engine's JSON has the serializer's shape already: served as it is (thousands
+        # of small objects would take the serializer longer than the review itself)
+        return Response({"match": match.pk, "round": index, "players": players,
+                         "decisions": review["decisions"], "summary": review["summary"]})
+
+
+class StatsMixin(ClubMixin):
+    def query(self, serializer_class: type[StatsQuerySerializer]) -> StatsQuerySerializer:
+        query = serializer_class(data=self.request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        return query
+
+    def csv_wanted(self) -> bool:
+        return self.request.query_params.get("export") == "csv"
+
+    @staticmethod
+    def csv_response(rows: list[dict[str, Any]]) -> HttpResponse:
+        return HttpResponse(render_csv(rows), content_type="text/csv; charset=utf-8")
+
+
+_STATS_PARAMS = [
+    OpenApiParameter("from", OpenApiTypes.DATE, description="first day, inclusive"),
+    OpenApiParameter("to", OpenApiTypes.DATE, description="last day, inclusive"),
+    OpenApiParameter("ruleset", OpenApiTypes.STR, description="ruleset preset name"),
+    OpenApiParameter("with", OpenApiTypes.INT, description="only rounds with this co-player"),
+    OpenApiParameter("include_illegal", OpenApiTypes.BOOL, description="count illegal matches"),
+    OpenApiParameter("export", OpenApiTypes.STR, enum=["csv"], description="csv: a CSV table"),
+]
+
+
+class PlayerStats(StatsMixin, generics.GenericAPIView[Player]):
+    """A player's statistics (docs/statistics.md): the stats, the net decomposition,
+    head-to-head, records and trend. ``?export=csv`` gives the stats as rows."""
+
+    queryset = Player.objects.none()  # for the schema; the club scopes it
+    serializer_class = PlayerStatsSerializer
+
+    @extend_schema(
+        parameters=[
+            *_STATS_PARAMS,
+            OpenApiParameter("period", OpenApiTypes.STR, enum=["week", "month"]),
+        ],
+        responses={
+            (200, "application/json"): PlayerStatsSerializer,
+            (200, "text/csv"): OpenApiTypes.STR,
+            404: OpenApiResponse(description="No such player"),
+        },
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response | HttpResponse:
+        query = self.query(StatsQuerySerializer)
+        player = Player.objects.filter(club=self.club, pk=self.kwargs["player_id"]).first()
+        if player is None:
+            raise Http404("No such player.")
+        data = stats.player_stats(
+            self.club, player, query.filters(), query.validated_data["period"]
+        )
+        if self.csv_wanted():
+            return self.csv_response(stats_rows(data))
+        return Response(data)
+
+
+class Leaderboard(StatsMixin, generics.GenericAPIView[Player]):
+    """The club's players ranked by one statistic (``stat``, a key of the stats endpoint;
+    nested ones as ``a.b``), with at least ``min_rounds`` counted rounds, and each one's
+    percentile. ``?export=csv`` gives the table."""
+
+    queryset = Player.objects.none()  # for the schema; the club scopes it
+    serializer_class = StatLeaderboardSerializer
+
+    @extend_schema(
+        parameters=[
+            *_STATS_PARAMS,
+            OpenApiParameter("stat", OpenApiTypes.STR, enum=stats.stat_keys()),
+            OpenApiParameter("min_rounds", OpenApiTypes.INT),
+            OpenApiParameter("order", OpenApiTypes.STR, enum=["desc", "asc"]),
+        ],
+        responses={
+            (200, "application/json"): StatLeaderboardSerializer,
+            (200, "text/csv"): OpenApiTypes.STR,
+        },
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response | HttpResponse:
+        query = self.query(LeaderboardQuerySerializer)
+        data = query.validated_data
+        filters = query.filters()
+        rows = stats.leaderboard(
+            self.club, data["stat"], data["min_rounds"], filters, data["order"]
+        )
+        if self.csv_wanted():
+            return self.csv_response(rows)
+        return Response(
+            {
+                "definitions_version": stats.DEFINITIONS_VERSION,
+                "stat": data["stat"],
+                "min_rounds": data["min_rounds"],
+                "filters": filters.to_json(),
+                "players": rows,
+            }
+        )

@@ -1,4 +1,4 @@
-"""The command line: ``xuezhan verify|score|waits ...``.
+"""The command line: ``xuezhan verify|score|waits|review ...``.
 
 Exit codes of ``verify``: 0 legal, 1 violations found, 2 unreadable input (a file that
 cannot be read, or text the strict reader of :mod:`xuezhan.reader` refuses). Bad
@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from xuezhan import review as review_tool
 from xuezhan import sheet as sheet_tool
 from xuezhan.errors import InvalidTileError, XuezhanError
 from xuezhan.fan import WinContext, check_tile_count, score_win, ting_value
@@ -48,7 +49,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _commands() -> dict[str, Command]:
     return {"verify": (_verify_args, _verify), "score": (_score_args, _score),
             "waits": (_waits_args, _waits), **simulate_tool.CLI_COMMANDS,
-            **corrupt_tool.CLI_COMMANDS, **sheet_tool.CLI_COMMANDS}
+            **corrupt_tool.CLI_COMMANDS, **sheet_tool.CLI_COMMANDS,
+            **review_tool.CLI_COMMANDS}
 
 
 # -- verify --------------------------------------------------------------------------

@@ -71,10 +71,6 @@ class KongKind(StrEnum):
         """The log's spelling (``ming``, ``jia``, ``an``)."""
         return _KONG_LOG[self]
 
-    @property
-    def meld(self) -> MeldKind:
-        return MeldKind(_KONG_LOG[self])
-
     @classmethod
     def parse(cls, text: str) -> KongKind:
         """Either spelling; :raises ValueError: for anything else."""

@@ -21,6 +21,7 @@ from typing import Any, TypedDict
 from xuezhan import __version__
 from xuezhan.actions import Action, action_from_json
 from xuezhan.errors import LogFormatError, XuezhanError
+from xuezhan.fastpath import replay_document
 from xuezhan.frames import Frame, Framer, problem_json
 from xuezhan.reader import read_document
 from xuezhan.rules import Rules
@@ -114,8 +115,18 @@ def load_document(text: str | bytes) -> Any:
     return read_document(text)
 
 
-def verify_document(doc: object) -> Report:
-    """Check a parsed document and settle every round; never raises on bad input."""
+def verify_document(doc: object, *, fastpath: bool = True) -> Report:
+    """Check a parsed document and settle every round; never raises on bad input.
+
+    ``fastpath`` validates and replays the document on the lean path
+    (:mod:`xuezhan.fastpath`) first: a round with a fault is replayed again on the
+    lenient walk, and a document whose structure is in doubt goes the standard way
+    (schema check, then the lenient walk). The report is the same either way.
+    """
+    lean = replay_document(doc) if fastpath else None
+    if lean is not None:
+        assert isinstance(doc, dict)  # replay_document vouches for it
+        return _report(doc, *lean)
     try:
         issues = validate_document(doc)
     except RecursionError:  # an object built by hand can nest past the validators' reach
@@ -134,6 +145,12 @@ def verify_document(doc: object) -> Report:
     except (XuezhanError, RecursionError) as exc:
         return Report(rules=None, violations=[Violation(None, None, None, "bad_ruleset",
                                                         str(exc)[:200])])
+    return _report(doc, rules, [None] * len(doc["rounds"]))
+
+
+def _report(doc: dict[str, Any], rules: Rules, tables: list[Table | None]) -> Report:
+    """Check and settle the rounds of a valid document; ``tables`` holds the lean path's
+    table of each round it replayed without a fault (None: replay it leniently)."""
     report = Report(rules=rules)
     expected_dealer: int | None = None
     for index, round_doc in enumerate(doc["rounds"]):
@@ -142,7 +159,8 @@ def verify_document(doc: object) -> Report:
                 index, None, round_doc["dealer"], "wrong_dealer",
                 f"round {index} is dealt by seat {round_doc['dealer']}, but the previous round "
                 f"makes seat {expected_dealer} the dealer"))
-        round_report = _verify_round(index, round_doc, rules, doc.get("base", 1), report)
+        round_report = _verify_round(index, round_doc, rules, doc.get("base", 1), report,
+                                     tables[index])
         report.rounds.append(round_report)
         expected_dealer = round_report.settlement.next_dealer
     return report
@@ -267,10 +285,11 @@ def play_round(round_doc: dict[str, Any], rules: Rules, base: int = 1) -> tuple[
 
 
 def _verify_round(index: int, round_doc: dict[str, Any], rules: Rules, base: int,
-                  report: Report) -> RoundReport:
-    table, problems = play_round(round_doc, rules, base)
-    for event_index, p in problems:
-        report.violations.append(Violation(index, event_index, p.seat, p.code, p.message))
+                  report: Report, table: Table | None = None) -> RoundReport:
+    if table is None:
+        table, problems = play_round(round_doc, rules, base)
+        for event_index, p in problems:
+            report.violations.append(Violation(index, event_index, p.seat, p.code, p.message))
     record = table.outcome()
     settlement = settle(record, rules)
     incomplete = not table.over

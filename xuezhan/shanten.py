@@ -55,7 +55,7 @@ from collections.abc import Sequence
 
 from xuezhan.errors import TileCountError, XuezhanError
 from xuezhan.hand import SuitKeys, _split
-from xuezhan.tiles import COPIES, TILES, Tile
+from xuezhan.tiles import COPIES, NUM_KINDS, TILES, Tile
 
 
 class ShantenInputError(XuezhanError, ValueError):
@@ -88,6 +88,9 @@ _PAIR: dict[int, int] = {}
 #: (id << _SHIFT) + id -> the shanten for 0..4 melds
 _ANSWER: dict[int, tuple[int, ...]] = {}
 #: suit key -> its F0[0..4], F1[0..4]
+#: (the other two suits' id, shifted left; a suit key) -> the shanten, then the 进张 rank
+#: masks of that suit, for 0..4 melds (by the key, not its profile: growing it is per rank)
+_MASKS: dict[tuple[int, bytes], tuple[int, ...]] = {}
 _BLOCKS: dict[bytes, tuple[int, ...]] = {_EMPTY: (0, 0, 0, 0, 0, *[_NONE] * 5)}
 _LOCK = threading.Lock()
 
@@ -196,6 +199,106 @@ def ukeire(counts: Sequence[int], melds: int = 0, void: int | None = None,
     return out
 
 
+def ukeire_mask(keys: Sequence[bytes], melds: int = 0,
+                void: int | None = None) -> tuple[int, int]:
+    """The :func:`shanten` of the hand with these suit keys (as
+    :attr:`~xuezhan.hand.SuitKeys.keys` holds them) and its 进张 as a 27-bit mask (bit
+    ``k`` set when drawing kind ``k`` lowers the shanten), for any hand size.
+
+    The same kinds :func:`ukeire` lists, without the copies left: a reviewer ranking
+    every discard of every turn needs this at a few look-ups per suit, so each suit's
+    mask is kept with the tables (the suit's key against the other two suits' profile).
+
+    >>> from xuezhan.hand import SuitKeys
+    >>> from xuezhan.tiles import counts_of, parse_tiles
+    >>> base, mask = ukeire_mask(SuitKeys(counts_of(parse_tiles("123m456m789m23p55s"))).keys)
+    >>> base, [str(TILES[k]) for k in range(27) if mask >> k & 1]
+    (0, ['1p', '4p'])
+    """
+    if not 0 <= melds <= _MAX_MELDS:
+        raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
+    a, b, c = keys
+    if void is not None:
+        a, b, c = _drop_suit(a, b, c, void)
+    try:  # written out: this runs a dozen times per discard reviewed
+        ma = _MASKS[_PAIR[_LEFT[b] + _RIGHT[c]], a]
+        mb = _MASKS[_PAIR[_LEFT[a] + _RIGHT[c]], b]
+        mc = _MASKS[_PAIR[_LEFT[a] + _RIGHT[b]], c]
+    except KeyError:
+        ma, mb, mc = _masks_slow(a, b, c), _masks_slow(b, a, c), _masks_slow(c, a, b)
+    mask = ma[5 + melds] | mb[5 + melds] << 9 | mc[5 + melds] << 18
+    if void is not None:
+        mask &= ~(0x1FF << (9 * void))
+    return ma[melds], mask
+
+
+def discard_masks(keys: Sequence[bytes], melds: int = 0, void: int | None = None
+                  ) -> dict[int, tuple[int, int]]:
+    """:func:`ukeire_mask` of the hand after each discard: for every kind the hand holds,
+    the shanten and the 进张 mask of the hand without one of it.
+
+    What a reviewer ranks at every turn: the look-ups of the suits a discard leaves alone
+    are shared, which makes this several times cheaper than a call per discard.
+
+    >>> from xuezhan.hand import SuitKeys
+    >>> from xuezhan.tiles import counts_of, parse_tiles
+    >>> after = discard_masks(SuitKeys(counts_of(parse_tiles("123m456m789m23p55s9s"))).keys)
+    >>> [(str(TILES[k]), s, [str(TILES[t]) for t in range(27) if m >> t & 1])
+    ...  for k, (s, m) in after.items() if s == 0]
+    [('9s', 0, ['1p', '4p'])]
+    """
+    if not 0 <= melds <= _MAX_MELDS:
+        raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
+    try:
+        return _discard_masks(keys, melds, void)
+    except KeyError:  # a look-up not in the tables yet: this fills them in
+        out = {}
+        for kind in range(NUM_KINDS):
+            if keys[kind // 9][kind % 9]:
+                trio = [bytearray(k) for k in keys]
+                trio[kind // 9][kind % 9] -= 1
+                out[kind] = ukeire_mask([bytes(k) for k in trio], melds, void)
+        return out
+
+
+def _discard_masks(keys: Sequence[bytes], melds: int, void: int | None
+                   ) -> dict[int, tuple[int, int]]:
+    """:func:`discard_masks` from the tables alone. :raises KeyError: on a miss."""
+    dropped = list(keys)
+    if void is not None:
+        dropped[void] = _EMPTY
+    keep = ~(0x1FF << (9 * void)) if void is not None else -1
+    slot = 5 + melds
+    out: dict[int, tuple[int, int]] = {}
+    for suit in range(3):
+        own = keys[suit]
+        if not any(own):
+            continue
+        if suit == void:  # without its void tiles the hand is the same whichever goes
+            found = ukeire_mask(keys, melds, void)
+            out.update((suit * 9 + r, found) for r in range(9) if own[r])
+            continue
+        i, j = [t for t in (0, 1, 2) if t != suit]
+        di, dj = dropped[i], dropped[j]
+        pair = _PAIR[_LEFT[di] + _RIGHT[dj]]
+        grown = bytearray(own)
+        for rank in range(9):
+            if not own[rank]:
+                continue
+            grown[rank] -= 1
+            key = bytes(grown)
+            grown[rank] += 1
+            ms = _MASKS[pair, key]
+            # each other suit against this suit's new key and the third, in suit order
+            mi = _MASKS[_PAIR[_LEFT[key] + _RIGHT[dj]] if suit < j
+                        else _PAIR[_LEFT[dj] + _RIGHT[key]], di]
+            mj = _MASKS[_PAIR[_LEFT[di] + _RIGHT[key]] if i < suit
+                        else _PAIR[_LEFT[key] + _RIGHT[di]], dj]
+            mask = ms[slot] << (9 * suit) | mi[slot] << (9 * i) | mj[slot] << (9 * j)
+            out[suit * 9 + rank] = ms[melds], mask & keep
+    return out
+
+
 # -- the tables -----------------------------------------------------------------------
 
 
@@ -214,6 +317,27 @@ def _answers_slow(a: bytes, b: bytes, c: bytes) -> tuple[int, ...]:
     with _LOCK:
         pair = _pair_id(_suit_id(a), _suit_id(b)) << _SHIFT
         return _answer(pair, _suit_id(c))
+
+
+def _masks_slow(key: bytes, left: bytes, right: bytes) -> tuple[int, ...]:
+    """The shanten for 0..4 melds, then the 进张 rank mask of ``key``'s suit for 0..4
+    melds, with ``left`` and ``right`` the other suits: filled in once per look-up key."""
+    with _LOCK:
+        pair = _pair_id(_suit_id(left), _suit_id(right)) << _SHIFT
+        base = _answer(pair, _suit_id(key))
+        masks = [0] * (_MAX_MELDS + 1)
+        grown = bytearray(key)
+        for rank in range(9):
+            if grown[rank] >= MAX_COPIES:
+                continue
+            grown[rank] += 1
+            answers = _answer(pair, _suit_id(bytes(grown)))
+            grown[rank] -= 1
+            for melds in range(_MAX_MELDS + 1):
+                if answers[melds] < base[melds]:
+                    masks[melds] |= 1 << rank
+        found = _MASKS[pair, key] = (*base, *masks)
+    return found
 
 
 def _suit_id(key: bytes) -> int:

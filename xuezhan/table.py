@@ -492,19 +492,6 @@ class Table:
                 return candidate
         return seat
 
-    def snapshot(self) -> dict[str, Any]:
-        """The visible state, as plain JSON, for a step-through viewer."""
-        return {
-            "hands": [[str(t) for t in _tiles(h)] for h in self.hands],
-            "melds": [[{"kind": m.kind.value, "tile": str(m.tile), "from": m.source}
-                       for m in ms] for ms in self.melds],
-            "discards": [[str(t) for t in d] for d in self.discards],
-            "voids": ["mps"[v] if v is not None else None for v in self.voids],
-            "wall_remaining": self.wall_left,
-            "won": list(self.won),
-            "to_act": None if self.over else self.current,
-        }
-
     # -- deal, exchange, void --------------------------------------------------------
 
     def _check_deal(self, hands: Sequence[Sequence[int]]) -> list[Problem]:

@@ -408,3 +408,13 @@ def test_what_if_settles_the_season_again_under_another_ruleset(
     for bad in ("?ruleset=nowhere", "", "?ruleset={oops"):
         response = member.get(url + bad)
         assert response.status_code == 400 and names_field(response, "ruleset")
+
+
+@pytest.mark.parametrize("value", ["6.745730020396489e+16", "0.00001", "1e8"])
+def test_a_point_value_a_season_could_not_store_is_a_400(
+    club: Any, cast: Any, api_client: Any, value: str
+) -> None:
+    response = api_client(cast["mia"]).get(
+        f"/api/v1/clubs/{club.pk}/ledger/", {"point_value": value}
+    )
+    assert response.status_code == 400 and names_field(response, "point_value")

@@ -142,3 +142,20 @@ def test_reverify_runs_again_whatever_the_status(upload: Any) -> None:
     again = services.reverify_match(match_id=match.pk)
     assert again.status == "verified" and again.attempts == 1
     assert Verification.objects.filter(match=match).count() == 1
+
+
+def test_a_first_verification_deletes_nothing_and_a_forced_one_replaces_the_rows(
+        upload: Any) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    match = upload(simulated(5))
+    assert leases.claim(match_id=match.pk, owner="task-1")
+    with CaptureQueriesContext(connection) as first:
+        services.verify_match(match_id=match.pk)
+    assert not [q for q in first.captured_queries if q["sql"].startswith("DELETE")]
+    before = snapshot(match)
+    with CaptureQueriesContext(connection) as again:
+        services.verify_match(match_id=match.pk, force=True)
+    assert [q for q in again.captured_queries if q["sql"].startswith("DELETE")]
+    assert snapshot(match) == before

@@ -183,3 +183,16 @@ def test_a_throttled_answer_says_how_long_to_wait(
         response = client.generic("POST", matches(club), body, "application/json")
     assert response.status_code == 429
     assert response.json()["retry_after"] == int(response["Retry-After"]) > 0
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/api/v1/clubs/{club}/matches/", "/api/v1/clubs/{club}/sheets/preview/",
+     "/api/v1/clubs/{club}/seasons/"],
+)
+def test_options_describes_a_view_without_building_its_serializer(
+    club: Any, cast: Any, api_client: Any, path: str
+) -> None:
+    response = api_client(cast["mia"]).options(path.format(club=club.pk))
+    assert response.status_code == 200
+    assert response.json()["renders"][0] == "application/json"

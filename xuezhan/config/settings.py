@@ -250,6 +250,7 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "records.errors.exception_handler",
+    "DEFAULT_METADATA_CLASS": "records.metadata.DescribeOnly",
     # Proxies in front of the site whose X-Forwarded-For to trust (0: use REMOTE_ADDR).
     "NUM_PROXIES": envint("NUM_PROXIES", 0),
 }

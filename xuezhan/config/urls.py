@@ -6,7 +6,7 @@ from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 import records.converters  # noqa: F401  (registers <id:…>, before the apps' URLs)
-from analysis import league_pages, viewer
+from analysis import league_pages, stats_pages, viewer
 from analysis import pages as analysis_pages
 from records import pages as records_pages
 from records.signin import ThrottledLoginView
@@ -47,6 +47,12 @@ pages: list[URLPattern | URLResolver] = [
     path(MATCH + "delete/", analysis_pages.match_delete, name="match-delete"),
     # rounds counted from 1, as every page counts them (the API counts from 0)
     path(MATCH + "rounds/<id:number>/", viewer.round_viewer, name="round-viewer"),
+    path(
+        "clubs/<id:club_id>/players/<id:player_id>/stats/",
+        stats_pages.player_stats,
+        name="player-stats",
+    ),
+    path("clubs/<id:club_id>/leaderboard/", stats_pages.leaderboard, name="leaderboard"),
 ]
 pages += league_pages.page_urls  # seasons, standings, ledger
 

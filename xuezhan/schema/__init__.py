@@ -368,3 +368,42 @@ def _flat_floats(items: list[Any] | tuple[Any, ...],
 def canonical_bytes(doc: object) -> bytes:
     """The canonical form of a document, for hashing: sorted keys, no spaces, UTF-8."""
     return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+# -- the lean verifier's checks ----------------------------------------------------------
+
+@dataclass(frozen=True)
+class LeanChecks:
+    """Compiled checks for a verifier that looks at the tiles itself (xuezhan.fastpath):
+    the document with its rounds open, a round with its events and the tiles of its hands
+    and wall open (their counts still checked), and each event type's own. Each answers
+    only yes or no; a no sends the document to :func:`validate_document` for its issues."""
+
+    document: Callable[[object], bool]
+    round: Callable[[object], bool]
+    event: dict[str, Callable[[object], bool]]
+
+
+@cache
+def lean_checks() -> LeanChecks:
+    pieces = _pieces()
+    definitions = copy.deepcopy(log_schema()["definitions"])
+    lean_round = definitions["round"]
+    fields = lean_round["properties"]
+    fields["events"] = {**fields["events"], "items": {}}
+    fields["hands"] = {**fields["hands"], "items": {**fields["hands"]["items"], "items": {}}}
+    fields["wall"] = {**fields["wall"], "items": {}}
+    round_check = fastjsonschema.compile(_inline_leaves({**lean_round,
+                                                        "definitions": definitions}))
+    return LeanChecks(_yes_no(pieces.document.check), _yes_no(round_check),
+                      {kind: _yes_no(check) for kind, check in pieces.per_type.items()})
+
+
+def _yes_no(check: Callable[[object], object]) -> Callable[[object], bool]:
+    def passes(value: object) -> bool:
+        try:
+            check(value)
+        except fastjsonschema.JsonSchemaException:
+            return False
+        return True
+    return passes

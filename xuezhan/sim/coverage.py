@@ -3,6 +3,11 @@
 ``coverage(docs)`` replays documents through :func:`~xuezhan.replay.verify_document` and
 counts the situations of RULES.md §4–§5 they contain; ``format_coverage`` writes the
 table that ``xuezhan simulate --report`` prints.
+
+>>> from xuezhan.sim.simulate import simulate_match
+>>> report = coverage([simulate_match(3, rounds=2, scenario="tian_hu")])
+>>> report.rounds, report.violations, report.mismatches, report.counts["pattern:tian_hu"]
+(2, 0, 0, 2)
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from typing import Any
 from xuezhan.actions import Hu
 from xuezhan.replay import RoundWalk, verify_document
 from xuezhan.rules import PATTERN_NAMES, Rules
-from xuezhan.settlement import KongEvent, WinEvent
+from xuezhan.settlement import KongEvent, RoundRecord, Settlement, WinEvent
 
 #: the situations the coverage report counts, in report order, with a short label
 SITUATIONS: dict[str, str] = {
@@ -113,13 +118,23 @@ def coverage(docs: Iterable[dict[str, Any]]) -> Coverage:
         rules = report.rules or Rules()
         for round_doc, round_report in zip(doc["rounds"], report.rounds, strict=False):
             out.rounds += 1
-            _count_round(out.counts, round_report.record, round_report.settlement.payments,
-                         round_report.settlement.next_dealer)
-            _count_replay(out.counts, round_doc, rules, doc.get("base", 1))
+            out.counts.update(round_situations(round_doc, round_report.record,
+                                               round_report.settlement, rules,
+                                               doc.get("base", 1)))
     return out
 
 
-def _count_round(counts: Counter[str], record: Any, payments: Sequence[Any],
+def round_situations(round_doc: dict[str, Any], record: RoundRecord, settlement: Settlement,
+                     rules: Rules, base: int = 1) -> Counter[str]:
+    """The situations of one round, given what its replay recorded and how it settled
+    (the simulator asks this of a scenario's round before it keeps the round)."""
+    counts: Counter[str] = Counter()
+    _count_round(counts, record, settlement.payments, settlement.next_dealer)
+    _count_replay(counts, round_doc, rules, base)
+    return counts
+
+
+def _count_round(counts: Counter[str], record: RoundRecord, payments: Sequence[Any],
                  next_dealer: int | None) -> None:
     wins = [e for e in record.events if isinstance(e, WinEvent)]
     kongs = [e for e in record.events if isinstance(e, KongEvent)]

@@ -1,9 +1,22 @@
-"""Dealing for the simulator: a shuffled deal, and deals steered towards rare situations.
+"""Dealing for the simulator: a shuffled deal, and scenarios that bring rare situations.
 
-A *scenario* (``SCENARIOS[name](rng, rules, dealer)``) returns a :class:`Deal` after which
-one seat holds a chosen hand once the exchange is done — 天胡, 地胡 or a ready hand waiting
-on a rare pattern — with the tiles that complete it placed in the wall. Only the deal is
-steered: the exchange, the void and every later choice are still the bots' own.
+A :class:`Scenario` names the coverage situation (see :mod:`xuezhan.sim.coverage`) that
+each of its rounds must show, and how to deal towards it. Some deals give one seat a
+chosen hand once the exchange is done — 天胡, 地胡, a ready hand waiting on a rare pattern,
+a four-of-a-kind whose replacement tile wins — with the tiles that complete it placed in
+the wall; others are plain shuffles, for situations that a deal cannot force because they
+hang on later choices (a peng and then an added kong to rob, a drawn round). Only the deal
+is steered: the exchange, the void and every later choice are still the bots' own, so the
+simulator plays a scenario's round again, with a new deal, until the situation occurs
+(:data:`MAX_TRIES` at most). The situation therefore occurs by construction, whatever
+the seed.
+
+>>> import random
+>>> from xuezhan.rules import Rules
+>>> deal = SCENARIOS["tian_hu"].deal(random.Random(1), Rules.preset("chengdu"), 0)
+>>> hands, wall = split_deal(deal.tiles, dealer=0)
+>>> [len(h) for h in hands], len(wall), SCENARIOS["rob_kong"].situation
+([14, 13, 13, 13], 55, 'win:rob_kong')
 """
 
 from __future__ import annotations
@@ -170,10 +183,11 @@ def _two_suits(rng: random.Random) -> list[int]:
     return sorted(rng.sample(range(3), 2))
 
 
-def _template(rng: random.Random, text: str) -> tuple[list[Tile], list[Tile]]:
-    """A 13-tile ready hand written with suits ``a``/``b`` (randomly mapped to two suits)
-    and its wait tiles after ``|``: ``"222a555a888a22b55b|2b5b"``."""
-    a, b = rng.sample("mps", 2)
+def _template(rng: random.Random, text: str, suits: str | None = None
+              ) -> tuple[list[Tile], list[Tile]]:
+    """A 13-tile ready hand written with suits ``a``/``b`` (mapped to ``suits``, by default
+    two random ones) and its wait tiles after ``|``: ``"222a555a888a22b55b|2b5b"``."""
+    a, b = list(suits or rng.sample("mps", 2))
     hand, _, wait = text.translate(str.maketrans("ab", a + b)).partition("|")
     return parse_tiles(hand), parse_tiles(wait)
 
@@ -187,6 +201,7 @@ PATTERN_HANDS: dict[str, str] = {
     "long_qi_dui": "1111a33a55b77b99b2a|2a",
     "qing_qi_dui": "11a22a33a55a77a99a4a|4a",
     "qing_dui": "111a333a555a77a99a|7a9a",
+    "dui_dui_hu": "111a333a555b77b99b|7b9b",
 }
 #: the dealer's draws when nobody claims: the 4th, 8th and 12th tiles of the wall
 _DEALER_DRAWS = (3, 7, 11)
@@ -219,9 +234,69 @@ def _di_hu(rng: random.Random, rules: Rules, dealer: int) -> Deal:
     return steer(rng, rules, dealer, (dealer + 1) % 4, win, {0: last})
 
 
-#: scenario name -> a function that steers the deal towards a rare situation
-SCENARIOS: dict[str, ScenarioDeal] = {
-    "tian_hu": _tian_hu,
-    "di_hu": _di_hu,
-    **{name: _pattern_deal(name) for name in PATTERN_HANDS},
+def _shuffle(rng: random.Random, rules: Rules, dealer: int) -> Deal:
+    return deal_random(rng)
+
+
+#: a replacement tile that wins: the seat after the dealer holds a four-of-a-kind and a
+#: hand that the first tile it draws makes ready; the replacement completes it
+_KONG_HAND = "2222a345a678b113b|4b|2b5b"
+
+
+def _gang_shang_hua(rng: random.Random, rules: Rules, dealer: int) -> Deal:
+    """杠上花: the dealer's 下家 draws the wall's first tile, declares its concealed kong and
+    wins on the replacement (the wall's second tile, or its last with ``kong_draw: back``)."""
+    suits = "".join(rng.sample("mps", 2))
+    head, _, last = _KONG_HAND.rpartition("|")
+    hand, draw = _template(rng, head, suits)
+    wins = _template(rng, "|" + last, suits)[1]
+    return steer(rng, rules, dealer, (dealer + 1) % 4, hand,
+                 {0: draw[0], 1: wins[0], len(FULL_SET) - DEAL - 1: wins[1]})
+
+
+def _dian_gang_hua(rng: random.Random, rules: Rules, dealer: int) -> Deal:
+    """点杠花: the dealer's 下家 holds a concealed triplet and a ready hand; the fourth copy
+    is the next seat's first draw, and the replacement after a direct kong on it wins."""
+    suits = "".join(rng.sample("mps", 2))
+    hand, wins = _template(rng, "222a345a678b1134b|2b5b", suits)
+    fourth = _template(rng, "|2a", suits)[1][0]
+    return steer(rng, rules, dealer, (dealer + 1) % 4, hand,
+                 {1: fourth, 2: wins[0], len(FULL_SET) - DEAL - 1: wins[1]})
+
+
+def _always(rules: Rules) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A way to deal, and the coverage situation every round of the scenario must show."""
+
+    situation: str
+    deal: ScenarioDeal = _shuffle
+    applies: Callable[[Rules], bool] = _always
+    """Whether the situation can arise under a ruleset at all (the scenario is skipped
+    where it cannot: 点杠花 needs ``dian_gang_hua: discard``)."""
+
+
+#: how many deals a scenario's round may take before the simulator gives up
+MAX_TRIES = 2000
+
+
+def _heaven_earth(rules: Rules) -> bool:
+    return rules.heaven_earth
+
+
+#: scenario name -> how it deals and the situation its rounds show
+SCENARIOS: dict[str, Scenario] = {
+    "tian_hu": Scenario("pattern:tian_hu", _tian_hu, _heaven_earth),
+    "di_hu": Scenario("pattern:di_hu", _di_hu, _heaven_earth),
+    **{name: Scenario(f"pattern:{name}", _pattern_deal(name)) for name in PATTERN_HANDS},
+    "gang_shang_hua": Scenario("win:gang_shang_hua", _gang_shang_hua),
+    "dian_gang_hua": Scenario("win:dian_gang_hua", _dian_gang_hua,
+                              lambda rules: rules.dian_gang_hua == "discard"),
+    "gang_shang_pao": Scenario("win:gang_shang_pao"),
+    "rob_kong": Scenario("win:rob_kong"),
+    "tax_refund": Scenario("pay:tax_refund", applies=lambda rules: rules.tax_refund),
+    "multiple_win": Scenario("dealer:discarder_after_multiple"),
 }

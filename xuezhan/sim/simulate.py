@@ -42,11 +42,12 @@ from xuezhan.actions import (
     action_to_json,
 )
 from xuezhan.errors import XuezhanError
+from xuezhan.reader import ReadError, read_json
 from xuezhan.rules import Rules
-from xuezhan.settlement import settle
+from xuezhan.settlement import Settlement, settle
 from xuezhan.sim.bots import STYLES, Bot
-from xuezhan.sim.coverage import Coverage, coverage, format_coverage
-from xuezhan.sim.deals import SCENARIOS, deal_random, split_deal
+from xuezhan.sim.coverage import Coverage, coverage, format_coverage, round_situations
+from xuezhan.sim.deals import MAX_TRIES, SCENARIOS, Deal, deal_random, split_deal
 from xuezhan.table import Expect, Stage, Table
 
 #: the fixed pool of players and the style each always plays, so that statistics over
@@ -78,6 +79,8 @@ def simulate_match(seed: int, rounds: int, rules: Rules | str | dict[str, Any] =
         raise XuezhanError(f"chaos must be between 0 and 1, not {chaos!r}")
     if scenario is not None and scenario not in SCENARIOS:
         raise XuezhanError(f"unknown scenario {scenario!r} (known: {', '.join(SCENARIOS)})")
+    if scenario is not None and not SCENARIOS[scenario].applies(resolved):
+        raise XuezhanError(f"scenario {scenario!r} cannot arise under this ruleset")
     rng = random.Random(seed)
     players = rng.sample(PLAYER_POOL, 4)
     styles = [_STYLE_BY_NAME[PLAYER_STYLES[name]] for name in players]
@@ -126,7 +129,7 @@ def _ruleset_json(given: Rules | str | dict[str, Any], rules: Rules) -> str | di
     if isinstance(given, str) and not given.lstrip().startswith("{"):
         return given
     if isinstance(given, str):
-        loaded: dict[str, Any] = json.loads(given)
+        loaded: dict[str, Any] = read_json(given)
         return loaded
     if isinstance(given, dict):
         return dict(given)
@@ -138,14 +141,34 @@ def _ruleset_json(given: Rules | str | dict[str, Any], rules: Rules) -> str | di
 
 def simulate_round(rng: random.Random, rules: Rules, dealer: int, bots: Sequence[Bot],
                    scenario: str | None = None) -> tuple[dict[str, Any], int]:
-    """Play one round; return its document and the next dealer."""
-    deal = SCENARIOS[scenario](rng, rules, dealer) if scenario else deal_random(rng)
+    """Play one round; return its document and the next dealer.
+
+    A scenario's round is dealt and played again until it shows the scenario's situation.
+
+    :raises XuezhanError: when a scenario's situation did not occur in ``MAX_TRIES`` deals.
+    """
+    if scenario is None:
+        round_doc, settlement, _ = _play(rng, rules, dealer, bots, deal_random(rng))
+        assert settlement.next_dealer is not None
+        return round_doc, settlement.next_dealer
+    wanted = SCENARIOS[scenario]
+    for _ in range(MAX_TRIES):
+        deal = wanted.deal(rng, rules, dealer)
+        round_doc, settlement, table = _play(rng, rules, dealer, bots, deal)
+        if round_situations(round_doc, table.outcome(), settlement, rules)[wanted.situation]:
+            assert settlement.next_dealer is not None
+            return round_doc, settlement.next_dealer
+    raise XuezhanError(f"scenario {scenario!r} did not reach {wanted.situation} "
+                       f"in {MAX_TRIES} deals")
+
+
+def _play(rng: random.Random, rules: Rules, dealer: int, bots: Sequence[Bot],
+          deal: Deal) -> tuple[dict[str, Any], Settlement, Table]:
     hands, wall = split_deal(deal.tiles, dealer)
     table = Table(rules, dealer, hands, wall=wall, base=1, dice=deal.dice)
     run = _Round(table, bots)
     run.play(deal.die)
     settlement = settle(table.outcome(), rules)
-    assert settlement.next_dealer is not None
     round_doc: dict[str, Any] = {
         "dealer": dealer,
         "dice": list(deal.dice),
@@ -157,7 +180,7 @@ def simulate_round(rng: random.Random, rules: Rules, dealer: int, bots: Sequence
             "payments": [[p.payer, p.payee, p.amount, p.reason] for p in settlement.payments],
         },
     }
-    return round_doc, settlement.next_dealer
+    return round_doc, settlement, table
 
 
 class _Round:
@@ -236,6 +259,7 @@ class _Round:
 
 
 REPORT_MATCHES = 125  # × 8 rounds: the report's default corpus of 1,000 rounds
+SCENARIO_ROUNDS = 4  # the report's rounds of each scenario (fewer if --rounds is smaller)
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
@@ -254,7 +278,8 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scenario", choices=sorted(SCENARIOS),
                    help="steer every deal towards a rare situation")
     p.add_argument("--report", action="store_true",
-                   help="print the coverage table of the simulated matches instead")
+                   help="print the coverage table of the simulated matches instead, "
+                   f"with {SCENARIO_ROUNDS} rounds of each scenario beside it")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -265,9 +290,9 @@ def _run(args: argparse.Namespace) -> int:
     rules: str | dict[str, Any] = args.rules
     if args.rules.lstrip().startswith("{"):
         try:
-            rules = json.loads(args.rules)
-        except ValueError as exc:
-            raise XuezhanError(f"--rules is not valid JSON: {exc}") from None
+            rules = read_json(args.rules)
+        except ReadError as exc:
+            raise XuezhanError(f"--rules is not readable JSON: {exc}") from None
     docs = simulate_matches(args.matches, args.rounds, args.seed, rules, args.chaos,
                             args.scenario)
     if args.report:
@@ -292,9 +317,10 @@ def _report(docs: Iterable[dict[str, Any]], rules: str | dict[str, Any],
     columns = {f"{name} (natural)": natural}
     if args.scenario is None and SCENARIOS:
         steered = Coverage(Counter())
-        for scenario in SCENARIOS:
-            steered.add(coverage(simulate_matches(1, 4, args.seed, rules, args.chaos,
-                                                  scenario)))
+        resolved = Rules.from_json(rules)
+        for scenario in (k for k, v in SCENARIOS.items() if v.applies(resolved)):
+            steered.add(coverage(simulate_matches(
+                1, min(args.rounds, SCENARIO_ROUNDS), args.seed, rules, args.chaos, scenario)))
         columns[f"{name} (scenarios)"] = steered
     print(format_coverage(columns))
     bad = natural.violations + natural.mismatches

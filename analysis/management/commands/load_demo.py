@@ -66,7 +66,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--matches", type=int, default=12, help="simulated matches to load")
-        parser.add_argument("--rounds", type=int, default=4, help="rounds in each match")
+        parser.add_argument("--rounds", type=int, default=24, help="rounds in each match")
         parser.add_argument("--seed", type=int, default=2026, help="the simulation's seed")
 
     def handle(self, *args: Any, **options: Any) -> None:

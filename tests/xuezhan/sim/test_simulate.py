@@ -1,4 +1,4 @@
-"""The simulator: determinism, legality of every simulated log, the coverage report."""
+"""The simulator: determinism, legality of every simulated log, the command line."""
 
 from __future__ import annotations
 
@@ -10,36 +10,14 @@ from typing import Any
 
 import pytest
 
+from tests.xuezhan.sim.corpora import MATCHES, PRESETS, ROUNDS
 from xuezhan.cli import main
 from xuezhan.replay import verify_document
 from xuezhan.rules import Rules
-from xuezhan.shanten import shanten
-from xuezhan.sim.bots import STYLES, Bot
-from xuezhan.sim.coverage import (
-    NOT_APPLICABLE,
-    REQUIRED,
-    SITUATIONS,
-    Coverage,
-    coverage,
-    format_coverage,
-)
-from xuezhan.sim.deals import PATTERN_HANDS, SCENARIOS, steer
+from xuezhan.sim.bots import STYLES
+from xuezhan.sim.coverage import Coverage
 from xuezhan.sim.simulate import PLAYER_POOL, match_seed, simulate_match, simulate_matches
-from xuezhan.tiles import FULL_SET, counts_of, parse_tiles
-
-PRESETS = ("chengdu", "online")
-MATCHES, ROUNDS = 25, 8  # 200 rounds per preset
-SEED = 2030  # fixed; the bots changed with the kong_after_peng ruling (2026 lost 退税, 抢杠)
-
-
-@pytest.fixture(scope="module")
-def corpus() -> dict[str, list[dict[str, Any]]]:
-    return {preset: list(simulate_matches(MATCHES, ROUNDS, SEED, preset)) for preset in PRESETS}
-
-
-@pytest.fixture(scope="module")
-def reports(corpus: dict[str, list[dict[str, Any]]]) -> dict[str, Coverage]:
-    return {preset: coverage(docs) for preset, docs in corpus.items()}
+from xuezhan.tiles import FULL_SET, parse_tiles
 
 
 def _bytes(doc: dict[str, Any]) -> bytes:
@@ -148,82 +126,6 @@ def test_bad_arguments_are_errors_that_name_them() -> None:
         simulate_match(1, 1, scenario="nope")
 
 
-# -- coverage --------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def steered() -> dict[str, Coverage]:
-    out = {}
-    for preset in PRESETS:
-        total = Coverage(Counter())
-        for name in SCENARIOS:
-            total.add(coverage(simulate_matches(1, 4, SEED, preset, scenario=name)))
-        out[preset] = total
-    return out
-
-
-@pytest.mark.parametrize("preset", PRESETS)
-def test_every_listed_situation_occurs_on_a_fixed_seed(
-        preset: str, reports: dict[str, Coverage], steered: dict[str, Coverage]) -> None:
-    natural, scenario = reports[preset], steered[preset]
-    assert (scenario.violations, scenario.mismatches) == (0, 0)
-    missing = [key for key in REQUIRED if key not in NOT_APPLICABLE[preset]
-               and not natural.counts[key] + scenario.counts[key]]
-    assert missing == []
-
-
-@pytest.mark.parametrize("name", sorted(SCENARIOS))
-def test_each_scenario_produces_its_pattern(name: str) -> None:
-    counts = coverage(simulate_matches(1, 4, SEED, scenario=name)).counts
-    assert counts[f"pattern:{name}"] > 0
-
-
-def test_steering_places_the_planned_wall_tiles_and_deals_a_full_set() -> None:
-    rng = random.Random(3)
-    hand = parse_tiles("222m555m888m22p55p")
-    for dealer in range(4):
-        deal = steer(rng, Rules.preset("chengdu"), dealer, dealer, hand, {3: hand[-1]})
-        assert Counter(deal.tiles) == Counter(FULL_SET)
-        assert deal.tiles[53 + 3] == hand[-1]
-
-
-def test_the_report_table_lists_every_situation(reports: dict[str, Coverage]) -> None:
-    text = format_coverage({"chengdu": reports["chengdu"], "online": reports["online"]})
-    lines = text.splitlines()
-    assert len(lines) == 2 + len(SITUATIONS) + 2
-    assert "| 呼叫转移 (call transfer) | n/a |" in text
-    assert set(PATTERN_HANDS) <= set(SCENARIOS)
-
-
-# -- the bots ---------------------------------------------------------------------------
-
-
-def test_useful_tiles_match_a_brute_force_count() -> None:
-    rng = random.Random(2)
-    bot = Bot(0, STYLES[0], random.Random(0))
-    visible = [0] * 27
-    for _ in range(300):
-        counts = counts_of(rng.sample([t for t in FULL_SET if t // 9 != 2], 14))
-        drop = next(k for k in range(27) if counts[k])
-        after = list(counts)
-        after[drop] -= 1
-        base = shanten(after, 0, 2)
-        brute = 0
-        for k in range(27):
-            after[k] += 1
-            if shanten(after, 0, 2) < base:
-                brute += max(4 - after[k] + 1 - (k == drop), 0)
-            after[k] -= 1
-        assert bot._useful(counts, drop, 0, 2, visible) == brute
-
-
-def test_exchange_gives_three_tiles_of_the_weakest_suit_and_voids_the_smallest() -> None:
-    bot = Bot(0, STYLES[0], random.Random(0))
-    hand = counts_of(parse_tiles("1234567m2345p19s"))
-    assert {t // 9 for t in bot.choose_exchange(hand)} == {1}
-    assert bot.choose_void(hand) == 2
-
-
 # -- the command line ---------------------------------------------------------------------
 
 
@@ -247,7 +149,7 @@ def test_cli_writes_one_file_per_match(tmp_path: Path) -> None:
 
 
 def test_cli_report_prints_the_coverage_table(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--report", "--matches", "2", "--rounds", "2"]) == 0
+    assert main(["simulate", "--report", "--matches", "2", "--rounds", "1"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("| situation | chengdu (natural) | chengdu (scenarios) |")
     assert "| 天胡 tian_hu |" in out
@@ -256,6 +158,17 @@ def test_cli_report_prints_the_coverage_table(capsys: pytest.CaptureFixture[str]
 def test_cli_rejects_a_bad_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--rules", '{"preset": "chengdu", "nope": 1}']) == 2
     assert "nope" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("rules", "named"), [
+    ('{"preset": "chengdu", "preset": "online"}', "appears twice"),
+    ('{"preset": "chengdu", "max_fan": NaN}', "NaN"),
+    ('{"preset": "chengdu"', "readable JSON"),
+])
+def test_cli_reads_rules_json_with_the_strict_reader(
+        rules: str, named: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--rules", rules]) == 2
+    assert named in capsys.readouterr().err
 
 
 # -- an engine seam the simulator found ----------------------------------------------------

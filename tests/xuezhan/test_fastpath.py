@@ -1,0 +1,144 @@
+"""The lean path and the lenient walk give byte-identical reports, on the whole corpus."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from xuezhan.errors import XuezhanError
+from xuezhan.fastpath import replay_regular
+from xuezhan.replay import verify_document
+from xuezhan.rules import Rules
+from xuezhan.sim.corrupt import KINDS, corrupt
+from xuezhan.sim.simulate import simulate_match
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+#: rulesets that change what the lean path does itself (the wall's back, the last four,
+#: void first, passed wins, kongs straight after a peng) or nothing at all
+VARIANTS: tuple[dict[str, Any] | str, ...] = (
+    "chengdu", "online", {"kong_draw": "back"}, {"last_four": "must_win_all"},
+    {"last_four": "off", "passed_win": "strict"}, {"void_first": True, "exchange": "off"},
+    {"passed_win": "off", "no_claim_void": True}, {"kong_after_peng": True, "kong_draw": "back"},
+)
+
+
+def both(doc: object) -> tuple[str, str]:
+    fast = json.dumps(verify_document(doc).to_dict(), ensure_ascii=False)
+    lenient = json.dumps(verify_document(doc, fastpath=False).to_dict(), ensure_ascii=False)
+    return fast, lenient
+
+
+@cache
+def legal_corpus() -> tuple[dict[str, Any], ...]:
+    docs = [simulate_match(seed, 2, rules) for rules in VARIANTS for seed in range(4)]
+    return tuple(docs)
+
+
+def files() -> list[Path]:
+    return sorted(DATA.glob("**/*.json"))
+
+
+@pytest.mark.parametrize("path", files(), ids=lambda p: p.name)
+def test_both_paths_report_the_same_on_every_file_of_tests_data(path: Path) -> None:
+    fast, lenient = both(json.loads(path.read_text(encoding="utf-8")))
+    assert fast == lenient
+
+
+def test_both_paths_report_the_same_on_simulated_matches_of_every_variant() -> None:
+    for doc in legal_corpus():
+        fast, lenient = both(doc)
+        assert fast == lenient
+        assert json.loads(fast)["legal"]
+
+
+def test_the_lean_path_replays_legal_simulated_rounds_itself() -> None:
+    # the point of the lean path: a legal round needs no second replay
+    for doc in legal_corpus():
+        rules = Rules.from_json(doc.get("ruleset", "chengdu"))
+        for round_doc in doc["rounds"]:
+            assert replay_regular(round_doc, rules, doc.get("base", 1)) is not None
+
+
+def test_both_paths_report_the_same_on_every_kind_of_corruption() -> None:
+    docs = legal_corpus()
+    kinds = sorted(KINDS)
+    for seed in range(len(kinds) * 12):
+        kind = kinds[seed % len(kinds)]
+        doc = docs[seed // len(kinds) % len(docs)]
+        try:
+            bad, _mutation = corrupt(doc, seed, kind)
+        except XuezhanError:  # that kind does not apply to this document
+            bad, _mutation = corrupt(doc, seed)
+        fast, lenient = both(bad)
+        assert fast == lenient, f"seed {seed}, kind {kind}"
+
+
+def test_a_faulty_round_falls_back_to_the_lenient_walk() -> None:
+    doc = legal_corpus()[0]
+    bad, mutation = corrupt(doc, 3, "draw_not_wall_tile")
+    round_doc = bad["rounds"][mutation.round]
+    rules = Rules.from_json(bad.get("ruleset", "chengdu"))
+    assert replay_regular(round_doc, rules) is None
+    assert "draw_not_wall_tile" in {v.code for v in verify_document(bad).violations}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_both_paths_agree_on_events_moved_dropped_or_changed(data: st.DataObject) -> None:
+    doc = json.loads(json.dumps(data.draw(st.sampled_from(legal_corpus()))))
+    events = doc["rounds"][0]["events"]
+    i = data.draw(st.integers(0, len(events) - 1))
+    change = data.draw(st.sampled_from(["drop", "swap", "actor", "tile"]))
+    if change == "drop":
+        del events[i]
+    elif change == "swap" and i + 1 < len(events):
+        events[i], events[i + 1] = events[i + 1], events[i]
+    elif change == "actor" and "actor" in events[i]:
+        events[i]["actor"] = data.draw(st.integers(0, 3))
+    elif change == "tile" and "tile" in events[i]:
+        events[i]["tile"] = data.draw(st.sampled_from(["1m", "5p", "9s", "2m", "7p"]))
+    fast, lenient = both(doc)
+    assert fast == lenient
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**65), 2**65)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=4)
+    | st.sampled_from(["1m", "9s", "draw", "discard", "hu", "peng", "gang", "ming", "m"]),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(st.sampled_from(["type", "actor", "tile", "target", "kind", "x"]),
+                      children, max_size=4),
+    max_leaves=8,
+)
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*prefix, index))
+    return found
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), value=JSON_VALUES)
+def test_both_paths_agree_on_any_value_put_anywhere(data: st.DataObject, value: Any) -> None:
+    # the lean checks must never pass what the schema refuses: this puts arbitrary JSON
+    # (floats for integers, bools for seats, events of the wrong shape, ...) at any place
+    doc = json.loads(json.dumps(legal_corpus()[data.draw(st.integers(0, 7))]))
+    path = data.draw(st.sampled_from([p for p in _paths(doc) if p]))
+    target = doc
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = value
+    fast, lenient = both(doc)
+    assert fast == lenient

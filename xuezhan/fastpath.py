@@ -1,0 +1,264 @@
+"""The lean verifier: validate and replay a regular document in one pass, no reporting.
+
+:func:`replay_document` is what ``verify_document`` tries first. It validates the
+document as it replays it, and gives up on the whole document (the standard path then
+runs the schema pass, so the rejection messages are its own) at the first structural
+doubt, and on a round (the lenient walk then replays that one) at its first fault.
+
+A round is mostly draws and discards that break no rule. The replay keeps
+what those touch in local variables — the wall's two ends, whose turn it is, the open
+discard — applies them straight from the event dicts (no action object, no problem
+list, a discard's window closed by one cached wait look-up a seat, the suit keys rebuilt
+only when the table needs them), and hands every other event (an exchange, a void
+declaration, a claim, a kong, a win, a draw in the last four, a discard someone waits
+on) to :meth:`Table.play`, the lenient walk, after writing the local state back. The
+moment anything reports a problem the round is given up (``None``): the caller replays
+it from the start on the lenient walk, which is the specification and names every fault
+with its locator (docs/format.md).
+
+An event is applied here only when :meth:`Table.play` would accept it without a problem
+and leave the same state, so a round replayed here to its end leaves exactly the lenient
+walk's table; ``tests/xuezhan/test_fastpath.py`` holds both to byte-identical reports on
+the whole corpus, legal and corrupted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from xuezhan.actions import action_from_json
+from xuezhan.errors import XuezhanError
+from xuezhan.hand import SuitKeys, waits
+from xuezhan.rules import Rules
+from xuezhan.schema import integral_floats, lean_checks
+from xuezhan.table import CLAIM, DISCARD, DRAW, REPLACEMENT, Table
+from xuezhan.tiles import TILES, Tile
+
+_NAMED: dict[str, Tile] = {str(t): t for t in TILES}
+
+
+class _Doubt(Exception):
+    """Something the lean checks do not vouch for: the document goes the standard way."""
+
+
+def replay_document(doc: object) -> tuple[Rules, list[Table | None]] | None:
+    """The rules and, per round, its table after a lean replay (None for a round with a
+    fault: the lenient walk reports it) — or None for the whole document when its
+    structure is in any doubt or its ruleset is bad: :func:`validate_document` and the
+    standard path then name the problems. Validation happens in the same pass as the
+    replay: the document and the rounds by compiled checks with the tiles and events
+    left open, the tiles by the look-up that reads them, the draws and discards by hand
+    and the other events by their type's compiled check."""
+    checks = lean_checks()
+    try:
+        if type(doc) is not dict or not checks.document(doc) or type(doc["rounds"]) is not list:
+            return None
+        rounds = doc["rounds"]
+        if type(doc.get("base", 1)) is not int or any(
+                type(r) is not dict or not checks.round(r) for r in rounds):
+            return None
+        if integral_floats({**doc, "rounds": [{**r, "events": ()} for r in rounds]}):
+            return None
+        rules = Rules.from_json(doc.get("ruleset", "chengdu"))
+        base = doc.get("base", 1)
+        return rules, [_replay_round(r, rules, base, checks.event) for r in rounds]
+    except (_Doubt, XuezhanError, RecursionError):
+        return None
+
+
+def replay_regular(round_doc: dict[str, Any], rules: Rules, base: int = 1) -> Table | None:
+    """The table after a schema-valid round, or None when the deal or any event breaks a
+    rule (or the end of the log does): the lenient walk then reports it."""
+    try:
+        return _replay_round(round_doc, rules, base, lean_checks().event)
+    except _Doubt:
+        return None
+
+
+def _replay_round(round_doc: dict[str, Any], rules: Rules, base: int,
+                  checks: dict[str, Callable[[object], bool]]) -> Table | None:
+    wall = _tiles(round_doc["wall"]) if "wall" in round_doc else None
+    table = Table(rules, round_doc["dealer"], [_tiles(h) for h in round_doc["hands"]],
+                  wall=wall, base=base, dice=round_doc.get("dice"))
+    events = round_doc["events"]
+    if table.deal_problems:
+        for event in events:  # not played, but the round's structure is still to check
+            _check_event(event, checks)
+        return None
+    if not _play_events(table, events, checks) or table.finish():
+        return None
+    return table
+
+
+def _tiles(names: Sequence[Any]) -> list[Tile]:
+    try:
+        return [_NAMED[name] for name in names]
+    except (KeyError, TypeError):
+        raise _Doubt from None
+
+
+def _check_event(event: object, checks: dict[str, Callable[[object], bool]]) -> None:
+    """Raise _Doubt unless ``event`` is valid: its type's check, and no float at all
+    (the integer fields of an event are its own: actor, target, die)."""
+    if type(event) is not dict:
+        raise _Doubt
+    kind = event.get("type")
+    check = checks.get(kind) if type(kind) is str else None
+    if check is None or not check(event) or any(type(v) is float for v in event.values()):
+        raise _Doubt
+
+
+def _play_events(table: Table, events: Sequence[Any],
+                 checks: dict[str, Callable[[object], bool]]) -> bool:
+    """Validate and play the events on ``table``; False at the first problem. One loop on
+    purpose: the common events' state lives in locals, written back only around the rest.
+    A draw or discard of exactly ``type``, ``actor`` (an int seat) and a tile name is
+    valid as it stands; any other event passes its type's check first."""
+    rules = table.rules
+    from_back = rules.kong_draw == "back"
+    last_four_rule = rules.last_four != "off"
+    void_first = rules.void_first
+    hands, won, voids, wait_cache = table.hands, table.won, table.voids, table._waits
+    draws, passed, discards = table.draws, table.passed, table.discards
+    wall = table.wall
+    stale = 0  # seats whose suit keys lag their counts
+    index = -1
+    state = _load(table)
+    (regular, front, back, left, last_four, current, expect, last_discard, last_draw,
+     replacement_of, kong_before_discard, claimers) = state
+    for index, event in enumerate(events):
+        name = event.get("tile") if type(event) is dict else None
+        tile = _NAMED.get(name) if type(name) is str else None
+        seat: int = event.get("actor") if tile is not None else -1
+        kind = event.get("type") if type(seat) is int and 0 <= seat <= 3 else None
+        if type(kind) is not str:
+            kind = None
+        elif len(event) != 3:
+            kind = _with_target(event)
+        if regular and tile is not None and kind is not None:
+            if kind == "discard":
+                hand = hands[seat]
+                void = voids[seat]
+                if (expect is DISCARD and seat == current and hand[tile] and not won[seat]
+                        and not (void_first and void is not None and tile // 9 != void
+                                 and any(hand[void * 9:void * 9 + 9]))):
+                    hand[tile] -= 1
+                    wait_cache[seat] = None
+                    stale |= 1 << seat
+                    discards[seat].append(tile)
+                    kong_before_discard, replacement_of = replacement_of, None
+                    expect, last_discard, last_draw = CLAIM, (seat, tile), None
+                    if claimers:
+                        claimers = []
+                    continue
+            elif kind == "draw" and wall is not None and left > 0 and front < back and not (
+                    last_four_rule and (last_four or left <= 4)):
+                replacement = expect is REPLACEMENT
+                if expect is CLAIM:
+                    turn = _after_unclaimed(last_discard, claimers, won, left, hands, voids,
+                                            wait_cache)
+                elif expect is DRAW or replacement:
+                    turn = current
+                else:
+                    turn = None
+                position = back - 1 if replacement and from_back else front
+                if seat == turn and wall[position] == tile:
+                    if expect is CLAIM:
+                        last_discard = kong_before_discard = None
+                    if position == front:
+                        front += 1
+                    else:
+                        back = position
+                    last_four = last_four or left <= 4
+                    left -= 1
+                    hands[seat][tile] += 1
+                    wait_cache[seat] = None
+                    stale |= 1 << seat
+                    draws[seat] += 1
+                    passed[seat] = None
+                    current, expect, last_draw = seat, DISCARD, tile
+                    if not replacement:
+                        replacement_of = None
+                    continue
+        _store(table, (regular, front, back, left, last_four, current, expect, last_discard,
+                       last_draw, replacement_of, kong_before_discard, claimers), stale)
+        stale = 0
+        if kind not in _VALID_AS_READ:
+            _check_event(event, checks)
+        if table.play(action_from_json(event), index):
+            for rest in events[index + 1:]:
+                _check_event(rest, checks)
+            return False
+        voids, wait_cache = table.voids, table._waits  # the void declaration sets new lists
+        (regular, front, back, left, last_four, current, expect, last_discard, last_draw,
+         replacement_of, kong_before_discard, claimers) = _load(table)
+    _store(table, (regular, front, back, left, last_four, current, expect, last_discard,
+                   last_draw, replacement_of, kong_before_discard, claimers), stale)
+    table.event_index = index
+    return True
+
+
+#: events valid as the loop reads them (docs/format.md): a draw, discard or self-drawn win of
+#: exactly type, an int seat and a tile name; a peng or a win on a discard with an int
+#: target as well (:func:`_with_target`). Anything else passes its type's compiled check.
+_VALID_AS_READ = frozenset({"draw", "discard", "hu", "peng+target", "hu+target"})
+
+
+def _with_target(event: dict[str, Any]) -> str | None:
+    """The kind of a four-field event whose fourth field is an int seat ``target``."""
+    target = event.get("target")
+    if len(event) == 4 and type(target) is int and 0 <= target <= 3:
+        return f"{event.get('type')}+target"
+    return None
+
+
+def _after_unclaimed(last_discard: tuple[int, Tile] | None, claimers: list[int],
+                     won: list[bool], left: int, hands: list[list[int]],
+                     voids: list[int | None], wait_cache: list[frozenset[Tile] | None]
+                     ) -> int | None:
+    """Who draws next when a discard's window closes with nobody able to win it (None
+    when someone could, or the round ends there: the lenient walk decides those)."""
+    if last_discard is None or claimers or sum(won) >= 3 or left == 0:
+        return None
+    discarder, tile = last_discard
+    # a wait is held, or two ranks from one held in its suit: a hand with none of those
+    # cannot take the tile, and its waits need not be worked out yet
+    near = slice(max(tile - 2, tile - tile % 9), min(tile + 3, tile - tile % 9 + 9))
+    for seat in range(4):
+        if seat != discarder and not won[seat]:
+            found = wait_cache[seat]
+            if found is None and not any(hands[seat][near]):
+                continue
+            if found is None:
+                found = wait_cache[seat] = frozenset(waits(hands[seat], voids[seat]))
+            if tile in found:
+                return None
+    seat = (discarder + 1) % 4
+    while won[seat]:
+        seat = (seat + 1) % 4
+    return seat
+
+
+_State = tuple[Any, ...]
+
+
+def _load(table: Table) -> _State:
+    regular = table.stage == "play" and table.must_win is None
+    return (regular, table.wall_front, table.wall_back, table.wall_left, table.last_four,
+            table.current, table.expect, table.last_discard, table.last_draw,
+            table.replacement_of, table.kong_before_discard, table.claim_winners)
+
+
+def _store(table: Table, state: _State, stale: int) -> None:
+    (_, table.wall_front, table.wall_back, table.wall_left, table.last_four, table.current,
+     table.expect, table.last_discard, table.last_draw, table.replacement_of,
+     table.kong_before_discard, table.claim_winners) = state
+    if stale:  # a draw or discard was played here: it ends any peng's turn, as the table's do
+        table.after_peng = None
+    seat = 0
+    while stale:
+        if stale & 1:
+            table.keys[seat] = SuitKeys(table.hands[seat])
+        stale >>= 1
+        seat += 1
