@@ -53,3 +53,21 @@ def test_the_fields_are_saved_as_the_same_sheet_json(visit: Any, club: Any) -> N
     assert doc["players"] == ["ann", "ben", "cai", "dan"]
     assert doc["rounds"] == [{"dealer": 0, "events": [
         {"type": "win", "seat": 1, "tile": "9m", "pattern": "qing_yi_se"}]}]
+
+
+def test_a_drawn_round_takes_who_was_ready_and_who_was_a_flower_pig(
+    visit: Any, club: Any
+) -> None:
+    page = visit("mia", f"/clubs/{club.pk}/sheets/new/")
+    _fill_a_self_drawn_win(page)
+    page.get_by_label("Drawn: the wall ran out").check()
+    checks = page.locator(".draw-checks li")
+    checks.nth(0).locator("select").first.select_option("ready")
+    checks.nth(0).get_by_label("Fan", exact=True).fill("1")
+    checks.nth(2).locator("select").first.select_option("flower_pig")
+    payments = page.locator("#round-preview-0")
+    payments.get_by_text("Flower pig (hua zhu)").first.wait_for()
+    payments.get_by_text("Ready check (cha jiao)").first.wait_for()
+    rounds = page.evaluate("JSON.parse(document.getElementById('rounds').value)")
+    assert rounds[0]["drawn"] is True and rounds[0]["flower_pigs"] == [2]
+    assert rounds[0]["ready"] == [{"seat": 0, "fan": 1}] and page.errors == []
