@@ -1,6 +1,6 @@
 // The score-sheet form, round by round: fields for the dealer, the wins and kongs in order,
 // and at a drawn round who was ready and who was a flower pig. The fields are the sheet
-// (docs/format.md, xuezhan-sheet v1): every change rewrites the JSON textarea the server
+// (xuezhan-sheet v1, xuezhan/schema/sheet-v1.json): every change rewrites the JSON textarea the server
 // reads and asks the preview API to settle it, so the payments show as the sheet grows.
 // Without this script the page keeps the JSON textarea and the server's preview.
 "use strict";
