@@ -9,6 +9,8 @@ An identifier missing here is shown as it is, never dropped.
 
 from __future__ import annotations
 
+import re
+
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -103,6 +105,65 @@ VIOLATIONS: dict[str, Promise] = {
     "result_mismatch": _("Recorded result differs"),
     "result_payment_mismatch": _("Recorded payment differs"),
 }
+
+#: a violation as a sentence in the page language, from its code and the facts it carries:
+#: the player (its seat, by name) and the first tile its English message names. A code
+#: missing here, or a fact missing from a violation, shows the code's title instead.
+VIOLATION_SENTENCES: dict[str, Promise] = {
+    "bad_deal": _("%(player)s was dealt the wrong number of tiles."),
+    "fifth_copy": _("%(tile)s appears more than four times."),
+    "exchange_mixed_suits": _("%(player)s passes tiles of more than one suit."),
+    "exchange_receive_mismatch": _("%(player)s records receiving tiles the die does not give."),
+    "event_after_end": _("%(player)s acts after the round has ended."),
+    "action_by_winner": _("%(player)s acts after having won."),
+    "draw_out_of_turn": _("%(player)s draws out of turn."),
+    "draw_not_wall_tile": _("%(player)s draws %(tile)s, which is not the wall's next tile."),
+    "draw_from_empty_wall": _("%(player)s draws from an empty wall."),
+    "discard_out_of_turn": _("%(player)s discards out of turn."),
+    "tile_not_in_hand": _("%(player)s plays %(tile)s without holding it."),
+    "void_first": _("%(player)s discards %(tile)s while still holding the void suit."),
+    "claim_not_last_discard": _("%(player)s claims %(tile)s, which is not the last discard."),
+    "claim_own_discard": _("%(player)s claims their own discard."),
+    "claim_on_won_discard": _("%(player)s claims %(tile)s, which was already won."),
+    "claim_void_tile": _("%(player)s claims %(tile)s of their void suit."),
+    "claim_after_wall_empty": _("%(player)s claims the last discard, which can only be won."),
+    "kong_out_of_turn": _("%(player)s declares a kong out of turn."),
+    "kong_with_empty_wall": _("%(player)s declares a kong with the wall empty."),
+    "kong_without_peng": _("%(player)s adds %(tile)s to a kong without a pung of it."),
+    "kong_after_peng": _("%(player)s declares a kong straight after a pung."),
+    "win_out_of_turn": _("%(player)s declares a win out of turn."),
+    "win_wrong_tile": _("%(player)s wins on %(tile)s, which is not the tile in play."),
+    "win_not_winning_hand": _("%(player)s declares a win without a winning hand."),
+    "win_with_void_suit": _("%(player)s declares a win while holding the void suit."),
+    "win_below_min_fan": _("%(player)s declares a win below the minimum fan."),
+    "passed_win": _("%(player)s wins on a discard after passing a win since their last draw."),
+    "last_four_not_won": _("%(player)s does not take a win the last four tiles require."),
+    "result_mismatch": _("The recorded result of %(player)s differs from the replay."),
+    "result_payment_mismatch": _("A recorded payment of %(player)s differs from the settlement."),
+}
+
+_TILE = re.compile(r"\b([1-9][mps])\b")
+_SUIT_CHARS = {"m": "万", "p": "筒", "s": "条"}
+
+
+def tile_text(tile: str) -> str:
+    """A tile as players write it, ``5p`` → ``5筒`` (as the viewer shows it)."""
+    return tile[0] + _SUIT_CHARS[tile[1]]
+
+
+def violation_sentence(code: str, message: str, player: str | None) -> str:
+    """The violation in the page language (the English ``message`` is only read for its tile);
+    without a sentence for the code, or the facts it needs, the code's title."""
+    template = VIOLATION_SENTENCES.get(code)
+    found = _TILE.search(message or "")
+    facts = {"player": player, "tile": tile_text(found[1]) if found else None}
+    if template is None:
+        return label("violation", code)
+    text = str(template)
+    if any(f"%({key})s" in text and not value for key, value in facts.items()):
+        return label("violation", code)
+    return text % facts
+
 
 STATUSES: dict[str, Promise] = {
     "queued": pgettext_lazy("match status", "queued"),

@@ -10,7 +10,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -21,44 +20,20 @@ from analysis.tasks import verify_match
 from records import selectors as records_selectors
 from records import services as records_services
 from records.models import Match, Membership
-from xuezhan.settlement import describe
-
-
-def payment_sentence(reason: str, params: Mapping[str, Any], names: Mapping[int, str]) -> str:
-    """The sentence of one settlement line, made from its data alone: the reason code, its
-    params (documented per reason in ``xuezhan.settlement.describe``) and who sat where.
-    A seat reads as its player, "carol (seat 2)". The one place a page words a payment:
-    another language renders the same reason and params here."""
-
-    def seat(n: int) -> str:
-        if n not in names:
-            return gettext("seat %(seat)d") % {"seat": n}
-        return gettext("%(name)s (seat %(seat)d)") % {"name": names[n], "seat": n}
-
-    return describe(reason, params, seat)
-
-
-def _line_sentence(payment: Payment, names: Mapping[int, str]) -> str:
-    # rows written before payments carried params (or by another engine version, with other
-    # params) still have the engine's English line: show it rather than fail the page
-    if not payment.params:
-        return payment.detail
-    try:
-        return payment_sentence(payment.reason, payment.params, names)
-    except (KeyError, TypeError, ValueError):
-        return payment.detail
 
 
 def line_sentence(payment: Payment, names: Mapping[int, str]) -> str:
-    """A settlement line in the page language: English pages word it as the engine does
-    (``payment_sentence``), others through the catalogue (``analysis.sentences``), naming
-    the players only; anything either cannot render shows the stored line."""
-    if (translation.get_language() or "en").startswith("en") or not payment.params:
-        return _line_sentence(payment, names)
+    """A settlement line in the page language, through the catalogue (``analysis.sentences``)
+    in every language, naming the players (never a seat number). A row the module cannot
+    render (written before payments carried params, or by another engine version) shows
+    the engine's stored English line."""
+    if not payment.params:
+        return payment.detail
     try:
-        return sentences.sentence(payment.reason, payment.params, lambda n: names.get(n, str(n)))
+        return sentences.sentence(payment.reason, payment.params,
+                                  lambda n: names.get(n) or gettext("player %(n)d") % {"n": n + 1})
     except (KeyError, TypeError, ValueError):
-        return _line_sentence(payment, names)
+        return payment.detail
 
 
 @login_required
@@ -133,12 +108,13 @@ def _violations(club_id: int, match: Match, rows: Any, names: dict[int, str]) ->
         if v.round_index is not None and v.round_index in events:
             step = viewer.violation_step(v.code, v.event_index, events[v.round_index])
             url = viewer.viewer_url(club_id, match.pk, v.round_index, step)
+        player = None if v.seat is None else names.get(v.seat)
         out.append({
             "round": None if v.round_index is None else v.round_index + 1,
             "event": None if v.event_index is None else v.event_index + 1,
-            "player": None if v.seat is None else names.get(v.seat),
-            "code": v.code, "label": labels.label("violation", v.code),
-            "message": viewer.name_seats(v.message, in_order), "url": url,
+            "player": player, "code": v.code, "label": labels.label("violation", v.code),
+            "message": labels.violation_sentence(v.code, v.message, player),
+            "detail": viewer.name_seats(v.message, in_order), "url": url,
         })
     return out
 

@@ -90,6 +90,16 @@ def script_text() -> dict[str, str]:
     }
 
 
+def _violation(step: int, code: str, seat: int | None, message: str,
+               names: list[str]) -> dict[str, Any]:
+    """A violation as the viewer marks it: a sentence in the page language, the engine's
+    English (with names for seats) kept as its detail."""
+    player = names[seat] if seat is not None and seat < len(names) else None
+    return {"step": step, "code": code, "label": labels.label("violation", code), "seat": seat,
+            "message": labels.violation_sentence(code, message, player),
+            "detail": name_seats(message, names)}
+
+
 @login_required
 def round_viewer(request: HttpRequest, club_id: int, match_id: int, number: int) -> HttpResponse:
     membership = records_selectors.membership_for(user=request.user, club_id=club_id)
@@ -118,12 +128,13 @@ def round_viewer(request: HttpRequest, club_id: int, match_id: int, number: int)
         return render(request, "analysis/round_viewer.html", context, status=422)
     last = len(frames) - 1
     violations = [
-        {"step": violation_step(v.code, v.event_index, last), "code": v.code,
-         "label": labels.label("violation", v.code), "seat": v.seat,
-         "message": name_seats(v.message, names)}
+        _violation(violation_step(v.code, v.event_index, last), v.code, v.seat, v.message, names)
         for v in Violation.objects.filter(verification__match=match, round_index=index)
         .order_by("ordinal")
     ]
+    if not violations:  # not verified yet: the frames' own problems, worded the same way
+        violations = [_violation(step, p["code"], p.get("seat"), p["message"], names)
+                      for step, frame in enumerate(frames) for p in frame.get("problems", [])]
     # the match page's wording of a payment (imported here: that module imports this one)
     from analysis.pages import line_sentence
 

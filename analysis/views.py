@@ -77,6 +77,19 @@ class RoundMixin(ClubMixin):
             raise Http404("No such match.")
         return match
 
+    def round_of(self, match: Match) -> int:
+        """The round index of the URL, a 404 if the match has no such round."""
+        index = int(self.kwargs["index"])
+        if not match.rounds.filter(index=index).exists():
+            raise Http404("No such round.")
+        return index
+
+    @staticmethod
+    def engine_failed(kind: str, exc: XuezhanError) -> Response:
+        """The engine cannot replay or review a stored document (an older engine took it)."""
+        return Response({"type": kind, "detail": str(exc)},
+                        status=status.HTTP_422_UNPROCESSABLE_ENTITY)
+
 
 class RoundList(RoundMixin, generics.ListAPIView[Round]):
     """The rounds of a match, each with its payment lines and per-seat facts."""
@@ -120,16 +133,11 @@ class RoundReplay(RoundMixin, generics.GenericAPIView[Round]):
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         match = self.match(with_document=True)
-        index = int(self.kwargs["index"])
-        if not match.rounds.filter(index=index).exists():
-            raise Http404("No such round.")
+        index = self.round_of(match)
         try:
             frames = selectors.replay_frames(match, index)
         except XuezhanError as exc:
-            return Response(
-                {"type": "replay_failed", "detail": str(exc)},
-                status=status.HTTP_422_UNPROCESSABLE_ENTITY,
-            )
+            return self.engine_failed("replay_failed", exc)
         players = [seat.player.handle for seat in match.seats.select_related("player")]
         data = {"match": match.pk, "round": index, "players": players, "frames": frames}
         return Response(ReplaySerializer(data).data)
@@ -154,16 +162,11 @@ class RoundReviewView(RoundMixin, generics.GenericAPIView[Round]):
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         match = self.match(with_document=True)
-        index = int(self.kwargs["index"])
-        if not match.rounds.filter(index=index).exists():
-            raise Http404("No such round.")
+        index = self.round_of(match)
         try:
             review = selectors.round_review(match, index)
         except XuezhanError as exc:
-            return Response(
-                {"type": "review_failed", "detail": str(exc)},
-                status=status.HTTP_422_UNPROCESSABLE_ENTITY,
-            )
+            return self.engine_failed("review_failed", exc)
         players = [seat.player.handle for seat in match.seats.select_related("player")]
         # the engine's JSON has the serializer's shape already: served as it is (thousands
         # of small objects would take the serializer longer than the review itself)

@@ -1,8 +1,9 @@
 """Pages (Django templates): sign-up, clubs and their members, the match list, uploads.
 
 Club-scoped pages answer 404 to non-members (as the API does) and 403 to members without
-the role; the role rules are the API's (records/views.py): admins add and remove members
-and change roles, only owners make, demote or remove owners, a club keeps an owner.
+the role; the role rules are the API's (records/views.py, records/account_views.py): admins
+invite (by user name or by link), remove members and change roles, only owners invite, make,
+demote or remove owners, a club keeps an owner. Nobody joins but by accepting an invitation.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
@@ -25,15 +26,17 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from records import selectors, services
 from records.errors import DocumentError, UploadTooLarge
-from records.models import Club, Match, Membership
+from records.models import Club, Invitation, Match, Membership
 from records.permissions import signed_in
 
 PAGE_SIZE = 50
+USERNAME_MAX = 150  # Invitation.username, as Django's user names
 #: the status filter of the match list: what people ask for, as sets of stored statuses
 STATUS_FILTERS: dict[str, tuple[str, ...]] = {
     "legal": (Match.Status.VERIFIED,),
@@ -92,41 +95,138 @@ def club_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def club_members(request: HttpRequest, club_id: int) -> HttpResponse:
-    membership = _membership(request, club_id)
-    members = list(selectors.club_memberships(membership.club))
+    return _members_page(request, _membership(request, club_id))
+
+
+def _members_page(request: HttpRequest, membership: Membership, **extra: Any) -> HttpResponse:
+    club = membership.club
+    is_admin = membership.has_role(Membership.Role.ADMIN)
+    pending = (selectors.club_invitations(club).filter(
+        status=Invitation.Status.PENDING, expires_at__gt=timezone.now()) if is_admin else [])
     return render(
         request,
         "records/club_members.html",
         {
-            "club": membership.club,
+            "club": club,
             "membership": membership,
-            "members": members,
-            "is_admin": membership.has_role(Membership.Role.ADMIN),
+            "members": list(selectors.club_memberships(club)),
+            "invitations": list(pending),
+            "is_admin": is_admin,
             "is_owner": membership.has_role(Membership.Role.OWNER),
             "roles": Membership.Role.values,
+            **extra,
         },
     )
 
 
 @login_required
 @require_POST
-def member_add(request: HttpRequest, club_id: int) -> HttpResponse:
+def member_invite(request: HttpRequest, club_id: int) -> HttpResponse:
+    """An admin invites a user name, or makes a link (``link``) shown once, on this page.
+
+    The message is the same whether or not the name belongs to anyone, so that the page
+    never tells who has an account."""
     membership = _admin(request, club_id)
     username = request.POST.get("username", "").strip()
     role = request.POST.get("role", Membership.Role.MEMBER)
-    user = get_user_model().objects.filter(username=username).first()
+    by_link = "link" in request.POST
     if role not in Membership.Role.values:
         messages.error(request, _("Unknown role."))
     elif role == Membership.Role.OWNER and not membership.has_role(Membership.Role.OWNER):
-        messages.error(request, _("Only an owner can make an owner."))
-    elif user is None:
-        messages.error(request, _("No user is called “%(name)s”.") % {"name": username})
-    elif membership.club.memberships.filter(user=user).exists():
-        messages.error(request, _("%(name)s is already a member.") % {"name": username})
+        messages.error(request, _("Only an owner can invite an owner."))
+    elif not by_link and not 0 < len(username) <= USERNAME_MAX:
+        messages.error(request, _("Give the user name to invite."))
     else:
-        services.add_member(club=membership.club, user=user, role=role)
-        messages.success(request, _("%(name)s joined the club.") % {"name": username})
+        try:
+            issued = services.invite(club=membership.club, invited_by=signed_in(request),
+                                     role=role, username=None if by_link else username)
+        except services.InvitationError:
+            messages.error(request, _("%(name)s is already a member.") % {"name": username})
+        else:
+            if issued.link_secret is None:
+                messages.success(request, _(
+                    "Invitation sent to “%(name)s”: it shows on their invitations page "
+                    "once they sign in with that name.") % {"name": username})
+            else:
+                # the secret is shown once, on this answer: it is not stored, nor put in a
+                # message (which a cookie or the session would keep)
+                link = request.build_absolute_uri(
+                    reverse("pages:invitation-link", args=[issued.link_secret]))
+                return _members_page(request, membership, new_link=link)
     return redirect("pages:club-members", club_id=club_id)
+
+
+@login_required
+@require_POST
+def invitation_revoke(request: HttpRequest, club_id: int, invitation_id: int) -> HttpResponse:
+    membership = _admin(request, club_id)
+    invitation = selectors.club_invitations(membership.club).filter(pk=invitation_id).first()
+    if invitation is None:
+        raise Http404("No such invitation.")
+    if invitation.role == Membership.Role.OWNER and not membership.has_role(Membership.Role.OWNER):
+        raise PermissionDenied(_("Only an owner can change or remove an owner."))
+    try:
+        services.revoke_invitation(invitation=invitation, user=signed_in(request))
+        messages.success(request, _("Invitation withdrawn."))
+    except services.InvitationError:
+        messages.error(request, _("This invitation is no longer open."))
+    return redirect("pages:club-members", club_id=club_id)
+
+
+# -- invitations, as the invited user sees them ----------------------------------------
+
+
+@login_required
+def invitation_list(request: HttpRequest) -> HttpResponse:
+    """Your open invitations (addressed to your user name), each to accept or decline."""
+    invitations = selectors.invitations_for_user(signed_in(request))
+    return render(request, "records/invitation_list.html", {"invitations": invitations})
+
+
+@login_required
+@require_POST
+def invitation_answer(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    user = signed_in(request)
+    invitation = selectors.invitations_for_user(user).filter(pk=invitation_id).first()
+    if invitation is None:
+        raise Http404("No such invitation.")
+    return _answer(request, invitation, accept="accept" in request.POST,
+                   back=reverse("pages:invitation-list"))
+
+
+@login_required
+def invitation_link(request: HttpRequest, secret: str) -> HttpResponse:
+    """An invitation link: what it offers, and a button to join (the first to join uses it)."""
+    invitation = selectors.invitation_by_link(secret)
+    if invitation is None:
+        raise Http404("No open invitation has this link.")
+    if request.method == "POST":
+        return _answer(request, invitation, accept=True, back=reverse("pages:club-list"))
+    member = invitation.club.memberships.filter(user=signed_in(request)).exists()
+    return render(request, "records/invitation_link.html",
+                  {"invitation": invitation, "already_member": member})
+
+
+def _answer(request: HttpRequest, invitation: Invitation, *, accept: bool,
+            back: str) -> HttpResponse:
+    user = signed_in(request)
+    club = invitation.club
+    try:
+        if not accept:
+            services.decline_invitation(invitation=invitation, user=user)
+            messages.success(request, _("You declined the invitation to %(club)s.") % {
+                "club": club.name})
+            return redirect(back)
+        services.accept_invitation(invitation=invitation, user=user)
+    except services.InvitationError:
+        if club.memberships.filter(user=user).exists():
+            messages.error(request, _("You are already a member of %(club)s.") % {
+                "club": club.name})
+        else:
+            messages.error(request, _("This invitation is no longer open."))
+        return redirect(back)
+    messages.success(request, _("Welcome to %(club)s.") % {"club": club.name})
+    return redirect("pages:match-list", club_id=club.pk)
 
 
 @login_required

@@ -174,7 +174,7 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
 class UploadFileSerializer(serializers.Serializer[Any]):
     """A multipart upload: the document as a ``.json`` file."""
 
-    file = serializers.FileField(help_text="The match document, UTF-8 JSON (FORMAT.md).")
+    file = serializers.FileField(help_text="The match document, UTF-8 JSON (docs/format.md).")
 
 
 class ErrorItemSerializer(serializers.Serializer[Any]):

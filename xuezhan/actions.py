@@ -1,4 +1,4 @@
-"""The events of a round as small value objects, and their FORMAT.md v1 JSON form.
+"""The events of a round as small value objects, and their JSON form (docs/format.md).
 
 Actions compare and hash by value; treat them as immutable. They are not frozen
 dataclasses (python-chess's ``Move`` is not either): a replay makes one per event, and a
@@ -138,7 +138,7 @@ def action_from_json(obj: dict[str, Any]) -> Action:
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
-    """The FORMAT.md v1 form of an action."""
+    """The round-log form of an action (docs/format.md)."""
     if isinstance(action, Exchange):
         out: dict[str, Any] = {"type": "exchange", "die": action.die,
                                "give": [[str(t) for t in g] for g in action.give]}

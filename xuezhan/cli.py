@@ -57,7 +57,7 @@ def _commands() -> dict[str, Command]:
 
 def _verify_args(p: argparse.ArgumentParser) -> None:
     p.description = "Replay and verify a round log; print the report as JSON."
-    p.add_argument("file", help="a FORMAT.md v1 document, or - for standard input")
+    p.add_argument("file", help="a round log (docs/format.md), or - for standard input")
     p.add_argument("--text", action="store_true", help="print a readable table instead")
 
 
@@ -165,7 +165,7 @@ def _waits(args: argparse.Namespace) -> int:
     """``waits`` lists the waits that count (a win on them is allowed: its full fan reaches
     min_fan); ``waits_below_min_fan`` the shape waits whose win would score too little,
     and ``waits_not_live`` those dropped by ``ting_check_waits: live``. ``ready`` is true
-    when some wait counts (RULES.md §3, §7 min_fan)."""
+    when some wait counts (docs/rules.md §3, §7 min_fan)."""
     counts, melds, void, rules = _common(args, winning=False)
     value = ting_value(counts, melds, void, rules)
     scored = dict(value[1]) if value else {}

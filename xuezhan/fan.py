@@ -1,4 +1,4 @@
-"""Scoring a win (RULES.md §4, §7): the pattern, the add-ons, the fan and the points.
+"""Scoring a win (docs/rules.md §4, §7): the pattern, the add-ons, the fan and the points.
 
 >>> from xuezhan.rules import Rules
 >>> from xuezhan.tiles import counts_of, parse_tiles, Tile
@@ -312,7 +312,7 @@ class _Hand:
             names = ["ping_hu"]  # every pattern switched off: a plain win worth 0
         best = max(names, key=lambda p: (fans[p] or 0, -_RANK[p]))
         for name in self._situational_patterns():
-            # choice (RULES.md §4): 天胡/地胡 take the place of the hand pattern when higher
+            # choice (docs/rules.md §4): 天胡/地胡 take the place of the hand pattern when higher
             if fans[name] is not None and (fans[name] or 0) > (fans[best] or 0):
                 best = name
         return best
@@ -339,7 +339,7 @@ class _Hand:
         out: list[AddOn] = []
         roots = self._roots()
         if dragon and rules.dragon_root == "exclude_one":
-            # choice (RULES.md §4): the four that makes the dragon is not a 根 again
+            # choice (docs/rules.md §4): the four that makes the dragon is not a 根 again
             roots -= 1
         if extra["gen"] is not None and roots > 0:
             out.append(AddOn("gen", extra["gen"], roots))

@@ -150,7 +150,7 @@ def _build() -> None:
     three suits in two C calls (~0.3 µs), while base-5 arithmetic on them costs
     ~1 µs, which would be most of the win test. Shapes with a fifth
     copy of a rank (no real hand has one) are kept for the waits, so that a wait on a
-    tile the player holds all four of is still found: a shape wait (RULES.md §3).
+    tile the player holds all four of is still found: a shape wait (docs/rules.md §3).
     """
     with _BUILD_LOCK:
         if _COMPLETE:

@@ -1,4 +1,4 @@
-"""Replay and verify a FORMAT.md v1 document, and settle every round.
+"""Replay and verify a round log (docs/format.md), and settle every round.
 
 ``verify_document(doc)`` is the one entry point the CLI and the service use. It checks
 the structure against the JSON Schema, then replays each round on a :class:`Table`,

@@ -744,7 +744,7 @@ def _percent(share: float | None) -> str:
 def _cli_arguments(p: argparse.ArgumentParser) -> None:
     p.description = ("Review every decision of a log: each exchange, void suit, discard, "
                      "claim, kong and passed win, graded by shanten and unseen 进张.")
-    p.add_argument("file", help="a FORMAT.md v1 document, or - for standard input")
+    p.add_argument("file", help="a round log (docs/format.md), or - for standard input")
     p.add_argument("--round", type=int, help="only this round (0-based)")
     p.add_argument("--seat", type=int, choices=range(4), help="only this seat's decisions")
     p.add_argument("--text", action="store_true", help="print a readable table instead")

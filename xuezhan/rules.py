@@ -1,4 +1,4 @@
-"""Rulesets as data: the two presets of RULES.md and every house-rule option.
+"""Rulesets as data: the two presets of docs/rules.md and every house-rule option.
 
 A :class:`Rules` is a preset plus named overrides. It is stored with every upload and
 printed in every report, so it round-trips through plain JSON::
@@ -9,7 +9,7 @@ printed in every report, so it round-trips through plain JSON::
     >>> Rules.from_json(r.to_json()) == r
     True
 
-Option names and values are the contract of RULES.md §7; an unknown option or a bad
+Option names and values are the contract of docs/rules.md §7; an unknown option or a bad
 value raises :class:`~xuezhan.errors.RulesError` naming it.
 """
 
@@ -28,7 +28,7 @@ DIRECTIONS: tuple[str, ...] = ("from_next", "from_prev", "opposite")
 #: the keys of kong_payments and kong_fan: the values of KongKind
 KONG_KINDS: tuple[str, ...] = tuple(kind.value for kind in KongKind)
 
-#: every pattern of RULES.md §4 with its identifier; the value is the 中文 name
+#: every pattern of docs/rules.md §4 with its identifier; the value is the 中文 name
 PATTERN_NAMES: dict[str, str] = {
     "ping_hu": "平胡",
     "dui_dui_hu": "对对胡",
@@ -126,9 +126,9 @@ class Rules:
     jin_gou_diao: str = "melded_four"
     kong_draw: str = "front"
     #: after a peng, may the claimer declare a concealed or added kong before discarding?
-    #: (RULES.md §2.5; false: only a discard is legal, code ``kong_after_peng``)
+    #: (docs/rules.md §2.5; false: only a discard is legal, code ``kong_after_peng``)
     kong_after_peng: bool = False
-    #: choice (RULES.md §4): in 龙七对 the four-of-a-kind that makes the dragon is not a 根 again
+    #: choice (docs/rules.md §4): in 龙七对 the four that makes the dragon is not a 根 again
     dragon_root: str = "exclude_one"
     patterns: dict[str, int | None] = field(default_factory=lambda: dict(_CHENGDU_PATTERNS))
     add_ons: dict[str, int | None] = field(default_factory=lambda: dict(_BASE_ADD_ONS))
@@ -137,7 +137,7 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """The preset ``chengdu`` (seeds 001/003) or ``online`` (seed 004)."""
+        """The preset ``chengdu`` (the Chengdu rules) or ``online`` (the online rules)."""
         if name == "chengdu":
             return cls()
         if name == "online":

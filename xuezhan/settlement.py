@@ -1,4 +1,4 @@
-"""Settling a round: who pays whom, and why (RULES.md §4 "Who pays a win", §5).
+"""Settling a round: who pays whom, and why (docs/rules.md §4 "Who pays a win", §5).
 
 The replay turns a round log into a :class:`RoundRecord` — the kongs and wins in the
 order they happened, plus the end-of-round checks of a drawn round — and
@@ -19,7 +19,7 @@ or that an in-round set is right (the replay does). It only refuses records it c
 settle at all (a seat outside 0–3, a base below 1) with :class:`SettlementError`, and
 it never emits a payment of 0 or from a seat to itself.
 
-Decisions where RULES.md is silent are marked **choice** below.
+Decisions where docs/rules.md is silent are marked **choice** below.
 """
 
 from __future__ import annotations
@@ -196,7 +196,7 @@ def settle(record: RoundRecord, rules: Rules) -> Settlement:
 
 
 def next_dealer(record: RoundRecord) -> int | None:
-    """Who deals next (RULES.md §2.1, seeds 001/004): the first winner; if that first win
+    """Who deals next (docs/rules.md §2.1): the first winner; if that first win
     was one of several on one discard (一炮多响, 抢杠 by two included), the discarder; no win:
     the same dealer (荒庄不下庄); an incomplete round: None."""
     if not record.complete:
@@ -247,7 +247,7 @@ class _Run:
             payers: list[int] = [k.discarder] if k.discarder is not None else []
         else:
             payers = sorted(k.in_round - {k.seat})
-        # Players who already won pay nothing (seed 001 §五.3): only seats in the round pay.
+        # Players who already won pay nothing (the Chengdu rules): only seats in the round pay.
         payers = [s for s in payers if s in k.in_round and s != k.seat]
         self.kongs[k.index] = k
         self.held[k.index] = []
@@ -272,7 +272,7 @@ class _Run:
                          w.index)
             return
         if gang_hua_payer is not None:
-            # 点杠花 (dian_gang_hua = discard, seed 004 和牌规则 3): a discard win, so no 自摸加底.
+            # 点杠花 (dian_gang_hua = discard, the online rules): a discard win, so no 自摸加底.
             assert w.after_kong is not None
             self.pay(gang_hua_payer, w.seat, w.points * self.base, "win_discard",
                      {**self._win_params(w, gang_hua_payer), "dian_gang_hua": True,
@@ -286,8 +286,8 @@ class _Run:
             self.pay(discarder, w.seat, w.points * self.base, "win_rob_kong",
                      self._win_params(w, discarder), w.index)
             # choice: robbing a kong is no 杠上炮 — no 呼叫转移 of the robbed konger's earlier
-            # kongs (seed 004 rule 4 speaks only of 杠後點炮); the robbed kong itself
-            # did not happen, so it earned nothing (RULES.md §4).
+            # kongs (the online rules speaks only of 杠後點炮); the robbed kong itself
+            # did not happen, so it earned nothing (docs/rules.md §4).
             return
         k = w.kong_before_discard
         self.pay(discarder, w.seat, w.points * self.base, "win_discard",
@@ -307,7 +307,7 @@ class _Run:
                 or k.kind != "direct" or k.discarder is None):
             return None
         # choice: if the kong-tile discarder has somehow left the round, it is an ordinary
-        # self-drawn win (a player who won pays for nothing later, seed 001 §五.3).
+        # self-drawn win (a player who won pays for nothing later, the Chengdu rules).
         return k.discarder if k.discarder in w.in_round and k.discarder != w.seat else None
 
     def _kong_then_discard_won(self, w: WinEvent, k: KongEvent) -> None:
@@ -328,7 +328,7 @@ class _Run:
         if w.group not in self.transfers:
             # Worked out at the group's first win, from the money the konger still holds:
             # transfer_last that kong's whole income, transfer_all every kong's income so far.
-            # Each winner of the group then receives the amount (seed 004 rule 4: "若杠後點炮
+            # Each winner of the group then receives the amount (the online rules: "若杠後點炮
             # 超過一響，點炮者要另賠出開杠所得的點數給所有被點者").
             ids = [k.index] if policy == "transfer_last" else [
                 i for i, kk in self.kongs.items() if kk.seat == konger]
@@ -362,7 +362,7 @@ class _Run:
         self._flower_pigs(checks, pigs)
         if rules.ting_check != "off":
             self._ting_check(unready, pigs, ready)
-        # 退税 (seed 001 §四.10, seed 004 rule 5): every unready seat (pigs included) gives back
+        # 退税 (the Chengdu rules, the online rules): every unready seat (pigs included) gives back
         # the kong money it still holds. choice: it goes back to every seat that paid it, even
         # one that has won since — the kong is void ("刮风下雨无效"), and it was paid while the
         # payer was still in the round. choice: 退税 is its own option, so it runs even with
@@ -372,7 +372,7 @@ class _Run:
                 self._tax_refund(konger)
 
     def _flower_pigs(self, checks: list[DrawCheck], pigs: set[int]) -> None:
-        """查花猪: each pig pays every non-pig (all_non_pigs: those who won too, seeds 001/004)."""
+        """查花猪: each pig pays every non-pig (all_non_pigs: winners too, docs/rules.md §5)."""
         rules = self.rules
         if rules.flower_pig_payees == "all_non_pigs":
             payees = [s for s in SEATS if s not in pigs]
@@ -393,7 +393,7 @@ class _Run:
             for payee, value in sorted(ready.items()):
                 self.pay(payer, payee, value["value"] * base, "ting_check",
                          {"payer": payer, "payee": payee, **value, "base": base}, None)
-        # 补差价 (seed 001 §四.9): part of the ting check.
+        # 补差价 (the Chengdu rules): part of the ting check.
         if rules.price_difference:
             for low, low_value in sorted(ready.items()):
                 for high, high_value in sorted(ready.items()):

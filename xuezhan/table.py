@@ -362,7 +362,7 @@ class Table:
 
         After a win play passes to the next seat still in the round after the winner —
         after several wins on one tile, after the winner furthest from the discarder in
-        turn order (RULES.md §2.6); an added kong nobody robs stands, and the konger draws.
+        turn order (docs/rules.md §2.6); an added kong nobody robs stands, and the konger draws.
         """
         if self.expect is ROB and self.pending_kong is not None and not self.claim_winners:
             return self.pending_kong[0], True
@@ -456,7 +456,7 @@ class Table:
 
     def _bound_to_win(self, origin: int, tile: Tile, rob: bool) -> frozenset[int]:
         """Seats that must win the open window's tile: the last four under must_win_all
-        (a robbable kong counts as the konger's discard, RULES.md §3)."""
+        (a robbable kong counts as the konger's discard, docs/rules.md §3)."""
         if not (self.rules.last_four == "must_win_all" and self.last_four):
             return frozenset()
         ctx = self._window_ctx(rob)
@@ -478,7 +478,7 @@ class Table:
         if passed is None or mode == "off":
             return True
         # in the last four under must_win_all the win is compulsory: the last-four rule wins
-        # the collision with a strict 过手胡 (RULES.md §6), or no legal play would be left
+        # the collision with a strict 过手胡 (docs/rules.md §6), or no legal play would be left
         forced = self.rules.last_four == "must_win_all" and self.last_four
         return forced or (mode == "until_next_draw" and (fan > passed or self.wall_left < 4))
 
@@ -878,7 +878,7 @@ class Table:
             if isinstance(action, Hu) and action.target is not None:
                 return
             konger, tile, index = self.pending_kong
-            # robbing a kong is a win on the konger's tile (seed 004: 搶杠可視為…點炮): letting
+            # robbing a kong is a win on the konger's tile (docs/rules.md §3): letting
             # it go is a passed win, and in the last four under must_win_all a fault
             self._register_passes(target=konger, tile=tile, problems=problems, rob=True)
             self.pending_kong = None
@@ -980,7 +980,7 @@ class Table:
         else:
             pig = void is not None and (any(hand[void * 9:void * 9 + 9])
                                         or any(m.tile // 9 == void for m in melds))
-        # ruling (RULES.md §7 min_fan): a wait counts only when its full fan, kong add-ons
+        # ruling (docs/rules.md §7 min_fan): a wait counts only when its full fan, kong add-ons
         # included, reaches min_fan; max_no_kong_fan then changes the value, not readiness
         value = ting_value(hand, melds, void, self.rules, strict=False)
         no_kong = no_kong_wait = None

@@ -1,4 +1,4 @@
-// The upload form: several files (chosen or dropped), sent one request each, one result line
+// The upload form: several files (chosen, dropped or pasted), sent one request each, one result line
 // each, errors with their JSON paths shown in the page. Without this script the form still
 // posts every file at once and the page lists the results.
 "use strict";
@@ -83,4 +83,12 @@
       if (event.dataTransfer && event.dataTransfer.files.length) sendAll(event.dataTransfer.files);
     });
   }
+  // A pasted file (copied in a file manager) is sent like a dropped one; pasted text is left
+  // to the text area.
+  document.addEventListener("paste", function (event) {
+    var files = event.clipboardData && event.clipboardData.files;
+    if (!files || !files.length) return;
+    event.preventDefault();
+    sendAll(files);
+  });
 })();

@@ -56,46 +56,28 @@
     return node;
   }
 
-  // -- what the frames do not say directly: rivers with claimed and won tiles, the win order,
-  // each winner's winning tile, the exchange, and where the next win / kong / violation is
-  var derived = [];
-  (function derive() {
-    var rivers = [[], [], [], []], order = [], winTile = {}, gave = null;
-    frames.forEach(function (frame, step) {
+  // -- the one thing the frames do not carry: each winner's winning tile (the tile of its
+  // win), to mark in its hand; rivers, the win order and the exchange are the frames' own
+  // (xuezhan/frames.py: rivers with claimed_by / won_by, win_order, the exchange's receive)
+  var winTiles = [];
+  (function () {
+    var won = {};
+    frames.forEach(function (frame) {
       var action = frame && frame.action;
-      var type = action && action.type;
-      if (type === "exchange") gave = action.give || null;
-      if (type === "discard" && rivers[action.actor]) rivers[action.actor].push({ tile: action.tile, mark: null, by: null });
-      var claims = type === "peng" || (type === "gang" && action.kind === "ming") || type === "hu";
-      if (claims && action.target !== undefined && action.target !== null && rivers[action.target]) {
-        var river = rivers[action.target];
-        var top = river[river.length - 1]; // only the last discard can be claimed
-        if (top && top.tile === action.tile) {
-          if (type === "hu") { top.mark = "won"; top.by = (top.by || []).concat([action.actor]); } // 一炮多响: several
-          else if (top.mark === null) { top.mark = "claimed"; top.by = [action.actor]; }
-        }
-      }
-      if (type === "hu" && order.indexOf(action.actor) < 0) { order.push(action.actor); winTile[action.actor] = action.tile; }
-      derived.push({
-        rivers: rivers.map(function (r) { return r.map(function (t) { return { tile: t.tile, mark: t.mark, by: t.by }; }); }),
-        order: order.slice(), winTile: Object.assign({}, winTile), gave: gave,
-        win: type === "hu", kong: type === "gang"
-      });
+      if (action && action.type === "hu" && !(action.actor in won)) won[action.actor] = action.tile;
+      winTiles.push(Object.assign({}, won));
     });
   })();
+  function actionType(step) {
+    var action = (frames[step] || {}).action;
+    return action ? action.type : null;
+  }
 
   var violationsAt = {};
   (data.violations || []).forEach(function (v) {
     (violationsAt[v.step] = violationsAt[v.step] || []).push(v);
   });
-  if (!(data.violations || []).length) { // not verified yet: the frames' own problems
-    frames.forEach(function (frame, step) {
-      (frame.problems || []).forEach(function (p) {
-        var message = String(p.message || "").replace(/\bseat ([0-3])\b/g, function (m, s) { return nameOf(+s); });
-        (violationsAt[step] = violationsAt[step] || []).push({ step: step, code: p.code, label: p.code, message: message, seat: p.seat });
-      });
-    });
-  }
+
 
   function describe(step) {
     var frame = frames[step] || {};
@@ -120,22 +102,8 @@
     }
   }
 
-  // the tiles a seat received in the exchange: its hand after, less its hand before without
-  // the three it gave (the direction is the ruleset's; the hands say what happened)
-  function received(seat) {
-    var before = ((frames[state.step - 1] || {}).hands || [])[seat] || [];
-    var after = ((frames[state.step] || {}).hands || [])[seat] || [];
-    var left = {};
-    before.forEach(function (t) { left[t] = (left[t] || 0) + 1; });
-    (derived[state.step].gave[seat] || []).forEach(function (t) { left[t] = (left[t] || 0) - 1; });
-    return after.filter(function (t) {
-      if (left[t] > 0) { left[t] -= 1; return false; }
-      return true;
-    });
-  }
-
   // -- drawing ---------------------------------------------------------------------------
-  function renderSeat(seat, frame, info) {
+  function renderSeat(seat, frame) {
     var panel = root.querySelector('.seat[data-seat="' + seat + '"]');
     if (!panel) return;
     var hidden = state.seeAs !== null && state.seeAs !== seat;
@@ -147,7 +115,7 @@
     if (seat === data.dealer) badges.appendChild(make("span", "badge dealer", T.dealer));
     var voids = frame.voids || [];
     if (voids[seat]) badges.appendChild(make("span", "badge void suit-" + voids[seat], fmt(T.void, { suit: SUIT_CHAR[voids[seat]] || voids[seat] })));
-    if (won) badges.appendChild(make("span", "badge won", fmt(T.won, { order: info.order.indexOf(seat) + 1 || "?" })));
+    if (won) badges.appendChild(make("span", "badge won", fmt(T.won, { order: (frame.win_order || []).indexOf(seat) + 1 || "?" })));
     if (frame.to_act === seat && !won) badges.appendChild(make("span", "badge to-act", T.to_act));
     var scores = frame.scores || [];
     var score = scores[seat];
@@ -161,7 +129,7 @@
       hand.setAttribute("aria-label", fmt(T.hidden, { count: tiles.length }));
     } else {
       hand.removeAttribute("aria-label");
-      var winning = info.winTile[seat], marked = false;
+      var winning = winTiles[state.step][seat], marked = false;
       tiles.forEach(function (t) {
         var isWin = won && !marked && t === winning;
         if (isWin) marked = true;
@@ -184,12 +152,12 @@
       melds.appendChild(group);
     });
     var gave = panel.querySelector(".gave");
-    var exchangeStep = frames[state.step] && frames[state.step].action && frames[state.step].action.type === "exchange";
+    var action = frame.action || {};
     gave.textContent = "";
-    if (exchangeStep && info.gave && info.gave[seat] && !hidden) {
+    if (action.type === "exchange" && action.give && action.give[seat] && !hidden) {
       gave.appendChild(make("span", null, fmt(T.gave, { tiles: "" })));
-      info.gave[seat].forEach(function (t) { gave.appendChild(tileNode(t, "small")); });
-      var got = received(seat);
+      action.give[seat].forEach(function (t) { gave.appendChild(tileNode(t, "small")); });
+      var got = (action.receive || [])[seat] || [];
       if (got.length) {
         gave.appendChild(make("span", "got", fmt(T.received, { tiles: "" })));
         got.forEach(function (t) { gave.appendChild(tileNode(t, "small")); });
@@ -197,11 +165,12 @@
     }
     var river = panel.querySelector(".river");
     river.textContent = "";
-    (info.rivers[seat] || []).forEach(function (entry) {
-      var by = (entry.by || []).map(nameOf).join(", ");
-      var title = entry.mark === "claimed" ? fmt(T.claimed_by, { name: by })
-        : entry.mark === "won" ? fmt(T.won_by, { name: by }) : "";
-      river.appendChild(tileNode(entry.tile, "small" + (entry.mark ? " " + entry.mark : ""), title));
+    ((frame.rivers || [])[seat] || []).forEach(function (entry) {
+      var winners = entry.won_by || [], taker = entry.claimed_by;
+      var mark = winners.length ? "won" : taker !== null && taker !== undefined ? "claimed" : "";
+      var title = mark === "won" ? fmt(T.won_by, { name: winners.map(nameOf).join(", ") })
+        : mark === "claimed" ? fmt(T.claimed_by, { name: nameOf(taker) }) : "";
+      river.appendChild(tileNode(entry.tile, "small" + (mark ? " " + mark : ""), title));
     });
   }
 
@@ -224,8 +193,8 @@
   }
 
   function render() {
-    var step = state.step, frame = frames[step] || {}, info = derived[step];
-    SEATS.forEach(function (seat) { renderSeat(seat, frame, info); });
+    var step = state.step, frame = frames[step] || {};
+    SEATS.forEach(function (seat) { renderSeat(seat, frame); });
     $("step-slider").value = step;
     $("step-label").textContent = fmt(T.step, { step: step, last: last });
     $("step-text").textContent = describe(step);
@@ -235,14 +204,16 @@
     if (Array.isArray(data.dice)) facts.push(fmt(T.dice, { dice: data.dice.join(" + ") }));
     facts.push(fmt(T.dealer_is, { name: nameOf(data.dealer) }));
     $("wall-count").textContent = facts.join(" · ");
-    $("win-order").textContent = info.order.length
-      ? fmt(T.win_order, { names: info.order.map(nameOf).join(" → ") }) : T.no_win;
+    var order = frame.win_order || [];
+    $("win-order").textContent = order.length
+      ? fmt(T.win_order, { names: order.map(nameOf).join(" → ") }) : T.no_win;
     var box = $("step-violations");
     box.textContent = "";
     (violationsAt[step] || []).forEach(function (v) {
       var item = make("li", "violation");
       item.appendChild(make("strong", null, v.label || v.code));
       item.appendChild(document.createTextNode(" " + (v.message || "")));
+      if (v.detail) item.title = v.detail;  // the engine's own English, for the curious
       box.appendChild(item);
     });
     box.hidden = !violationsAt[step];
@@ -303,8 +274,8 @@
   $("last").addEventListener("click", function () { go(last); });
   $("play").addEventListener("click", play);
   $("speed").addEventListener("change", function () { if (state.timer !== null) { stop(); play(); } });
-  $("next-win").addEventListener("click", function () { jump(function (s) { return derived[s].win; }); });
-  $("next-kong").addEventListener("click", function () { jump(function (s) { return derived[s].kong; }); });
+  $("next-win").addEventListener("click", function () { jump(function (s) { return actionType(s) === "hu"; }); });
+  $("next-kong").addEventListener("click", function () { jump(function (s) { return actionType(s) === "gang"; }); });
   $("next-violation").addEventListener("click", function () { jump(function (s) { return !!violationsAt[s]; }); });
   $("to-end").addEventListener("click", function () { go(last); });
   $("see-as").addEventListener("change", function () {

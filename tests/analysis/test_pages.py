@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,9 @@ def test_the_club_list_shows_your_clubs_only(member: Any, club: Any, cast: Any) 
 def test_the_match_list_shows_each_status(member: Any, club: Any, upload: Any) -> None:
     match = upload(make_document(1))
     page = member.get(f"/clubs/{club.pk}/").content.decode()
-    assert f"#{match.pk}" in page and "queued" in page and "alice, bob, carol, dave" in page
+    assert f"#{match.pk}" in page and "queued" in page
+    names = re.findall(r"<td>(.*?)</td>", page.split(f">#{match.pk}</a>")[1])[0]
+    assert re.sub(r"<[^>]+>", "", names) == "alice, bob, carol, dave"
 
 
 def test_a_non_member_gets_404(client: Any, club: Any, cast: Any, upload: Any) -> None:
@@ -79,33 +82,51 @@ def test_the_upload_form_verifies_and_shows_the_settlement(
     for payment in payments:
         assert f"<strong>{payment.amount}</strong>" in page and payment.reason in page
     assert page.count('<li class="payment">') == len(payments)
-    # the engine's "seat 2" reads as the player's name on the page
-    names = doc["players"]
-    assert any(f"{name} (seat {seat})" in page for seat, name in enumerate(names))
+    # the payments name the players, never a seat number
+    assert "(seat " not in page and all(name in page for name in doc["players"])
 
 
 NAMES = {0: "alice", 1: "bob", 2: "carol", 3: "dave"}
 
 
-def test_settlement_sentences_are_made_from_reason_and_params_with_player_names() -> None:
-    from analysis.pages import payment_sentence
+def _payment(reason: str, params: dict[str, Any]) -> Any:
+    from analysis.models import Payment
+
+    return Payment(reason=reason, params=params, detail="stored", payer=0, payee=2, amount=2)
+
+
+def test_settlement_sentences_name_the_players_and_never_a_seat_number_in_both_languages(
+) -> None:
+    from django.utils import translation
+
+    from analysis.pages import line_sentence
 
     params = {"konger": 2, "payer": 0, "units": 2, "base": 1, "amount": 2,
               "kong": {"event": 5, "seat": 2, "kind": "direct", "tile": "9m"}}
-    assert payment_sentence("kong_direct", params, NAMES) == (
-        "alice (seat 0) discarded the tile and pays carol (seat 2)'s direct kong (直杠) of 9m: "
-        "2 × base 1 = 2.")
+    with translation.override("en"):
+        english = line_sentence(_payment("kong_direct", params), NAMES)
+    with translation.override("zh-hans"):
+        chinese = line_sentence(_payment("kong_direct", params), NAMES)
+    assert english == ("alice discarded the tile and pays carol's direct kong (直杠) of 9m: "
+                       "2 × base 1 = 2.")
+    assert "alice" in chinese and "carol" in chinese and chinese != english
+    assert "seat" not in english and "座" not in chinese
 
 
-def test_settlement_sentences_with_seat_labels_only_are_the_engine_lines() -> None:
-    from analysis.pages import payment_sentence
+def test_english_settlement_sentences_are_the_engine_lines_with_names_for_seats() -> None:
+    from django.utils import translation
+
+    from analysis.pages import line_sentence
     from xuezhan.replay import verify_document
+    from xuezhan.settlement import describe
     from xuezhan.sim.simulate import simulate_match
 
-    for seed in range(3):
-        for r in verify_document(simulate_match(seed, 3, "online")).rounds:
-            for p in r.settlement.payments:
-                assert payment_sentence(p.reason, p.params, {}) == p.detail
+    with translation.override("en"):
+        for seed in range(3):
+            for r in verify_document(simulate_match(seed, 3, "online")).rounds:
+                for p in r.settlement.payments:
+                    made = line_sentence(_payment(p.reason, dict(p.params)), NAMES)
+                    assert made == describe(p.reason, p.params, NAMES.__getitem__)
 
 
 def test_the_match_page_words_payments_from_their_stored_data(
@@ -122,8 +143,7 @@ def test_the_match_page_words_payments_from_their_stored_data(
     assert payments.exists()
     payments.update(detail="stale English text")
     page = member.get(f"/clubs/{club.pk}/matches/{match.pk}/").content.decode()
-    assert "stale English text" not in page
-    assert any(f"{name} (seat {seat})" in page for seat, name in enumerate(doc["players"]))
+    assert "stale English text" not in page and "(seat " not in page
 
 
 def test_a_payment_stored_without_params_shows_its_stored_line(
@@ -277,6 +297,51 @@ def test_violations_count_from_one_name_the_player_and_link_to_their_step(
     assert f"<td>{dealer}</td>" in page and "seat 0" not in page
 
 
+def test_violations_read_in_the_page_language_with_the_english_kept_as_a_tooltip(
+    member: Any, club: Any, upload: Any
+) -> None:
+    from analysis import services
+    from analysis.labels import tile_text
+
+    doc = illegal_document(4)
+    match = upload(doc)
+    services.verify_match(match_id=match.pk)
+    violation = match.verification.violations.get(code="tile_not_in_hand")
+    dealer = doc["players"][0]
+    tile = tile_text(next(e for e in doc["rounds"][0]["events"] if e["type"] == "discard")["tile"])
+    url = f"/clubs/{club.pk}/matches/{match.pk}/"
+    english = member.get(url).content.decode()
+    assert f"{dealer} plays {tile} without holding it." in english
+    chinese = member.get(url, HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    assert f"{dealer} 打出了手中没有的 {tile}。" in chinese
+    detail = violation.message.replace("seat 0", dealer)
+    assert f'title="{detail}"' in chinese and f">{detail}<" not in chinese
+
+
+def test_a_violation_without_its_facts_reads_as_its_title() -> None:
+    from django.utils import translation
+
+    from analysis.labels import violation_sentence
+
+    with translation.override("zh-hans"):
+        assert violation_sentence("tile_not_in_hand", "no tile named", "alice") == "手中没有这张牌"
+        assert violation_sentence("tile_not_in_hand", "", None) == "手中没有这张牌"
+        assert violation_sentence("no_such_code", "seat 1 did", "bob") == "no_such_code"
+
+
+def test_every_violation_code_with_a_sentence_has_a_title() -> None:
+    from analysis.labels import VIOLATION_SENTENCES, VIOLATIONS
+
+    assert set(VIOLATION_SENTENCES) <= set(VIOLATIONS)
+
+
+def test_the_match_page_links_its_correction_history(member: Any, club: Any, upload: Any) -> None:
+    match = upload(make_document(5))
+    page = member.get(f"/clubs/{club.pk}/matches/{match.pk}/").content.decode()
+    history = f"/clubs/{club.pk}/matches/{match.pk}/history/"
+    assert f'href="{history}"' in page and member.get(history).status_code == 200
+
+
 def test_the_match_page_links_each_round_to_its_replay(member: Any, club: Any, upload: Any) -> None:
     match = upload(make_document(6, rounds=2))
     page = member.get(f"/clubs/{club.pk}/matches/{match.pk}/").content.decode()
@@ -323,6 +388,24 @@ def test_the_viewer_marks_a_violation_at_its_step(member: Any, club: Any, upload
     [marked] = [v for v in _viewer_data(page)["violations"] if v["code"] == "tile_not_in_hand"]
     assert marked["step"] == violation.event_index + 1
     assert marked["label"] == "Tile not in hand" and "seat " not in marked["message"]
+    dealer = match.document["players"][0]
+    assert marked["message"].startswith(f"{dealer} plays ") and marked["detail"].startswith(dealer)
+    chinese = member.get(f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/",
+                         HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    [marked] = [v for v in _viewer_data(chinese)["violations"] if v["code"] == "tile_not_in_hand"]
+    assert marked["message"].startswith(f"{dealer} 打出了手中没有的")
+
+
+def test_an_unverified_round_s_own_problems_read_in_the_page_language(
+    member: Any, club: Any, upload: Any
+) -> None:
+    match = upload(illegal_document(9))  # not verified: the frames' problems stand in
+    dealer = match.document["players"][0]
+    page = member.get(f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/",
+                      HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    [marked] = [v for v in _viewer_data(page)["violations"] if v["code"] == "tile_not_in_hand"]
+    assert marked["message"].startswith(f"{dealer} 打出了手中没有的")
+    assert marked["detail"].startswith(dealer) and "seat 0" not in marked["detail"]
 
 
 def test_the_viewer_shows_the_settlement_line_by_line(member: Any, club: Any, upload: Any) -> None:

@@ -55,6 +55,35 @@ def test_the_keyboard_and_the_slider_step_through_a_round(
     assert page.errors == []
 
 
+def test_the_viewer_draws_rivers_win_order_and_the_exchange_from_the_frames(
+    visit: Any, club: Any, verified: Any
+) -> None:
+    from analysis.labels import tile_text
+    from xuezhan.replay import replay_frames
+
+    doc = json.loads((DATA / "multiple_win_two_winners_chengdu.json").read_text())
+    match = verified(doc)
+    frames = replay_frames(doc, 0)
+    page = visit("mia", f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/#step=end")
+    final = frames[-1]
+    rivers = [t for river in final["rivers"] for t in river]
+    seats = page.locator(".seat .river")
+    assert seats.locator(".tile.won").count() == sum(1 for t in rivers if t["won_by"])
+    assert seats.locator(".tile.claimed").count() == sum(
+        1 for t in rivers if t["claimed_by"] is not None and not t["won_by"])
+    names = doc["players"]
+    assert page.locator("#win-order").inner_text().endswith(
+        " → ".join(names[s] for s in final["win_order"]))
+    exchange = next(i for i, f in enumerate(frames) if f["action"]["type"] == "exchange")
+    page.goto(page.url.split("#")[0] + f"#step={exchange}")
+    page.reload()
+    for seat in range(4):
+        got = page.locator(f'.seat[data-seat="{seat}"] .gave .got ~ .tile')
+        shown = [got.nth(i).text_content() for i in range(got.count())]
+        assert shown == [tile_text(t) for t in frames[exchange]["action"]["receive"][seat]]
+    assert page.errors == []
+
+
 def test_space_plays_and_pauses(visit: Any, club: Any, verified: Any) -> None:
     match = verified(make_document(2, turns=10))
     page = visit("mia", f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/")
@@ -123,7 +152,10 @@ def test_a_violation_link_lands_on_its_step_and_the_viewer_marks_it(
     page.wait_for_url(re.compile(r".*/rounds/1/#step=\d+$"))
     assert _step(page) == violation.event_index + 1
     marked = page.locator("#step-violations")
+    dealer = match.document["players"][0]
     assert marked.is_visible() and "Tile not in hand" in marked.inner_text()
+    assert f"{dealer} plays " in marked.inner_text() and "seat" not in marked.inner_text()
+    assert (marked.locator("li").first.get_attribute("title") or "").startswith(dealer)
     page.locator("#first").click()
     page.locator("#next-violation").click()
     assert _step(page) == violation.event_index + 1
@@ -142,7 +174,7 @@ def test_the_upload_form_shows_each_file_s_result_and_errors(
                                          ("good.json", "bad.json", "broken.json")])
     page.locator("#upload-form button[type=submit]").click()
     lines = page.locator("#upload-results li")
-    lines.nth(2).filter(has_text="JSON").wait_for()
+    lines.nth(2).filter(has_text="not valid JSON").wait_for()  # not "broken.json: sending…"
     assert lines.count() == 3
     assert "match #" in lines.nth(0).inner_text() and lines.nth(0).get_attribute("class") == "ok"
     assert "$.rounds[0].dealer" in lines.nth(1).inner_text()
@@ -154,13 +186,66 @@ def test_the_upload_form_shows_each_file_s_result_and_errors(
     assert page.errors == [] or all("400" in e for e in page.errors)
 
 
+def test_a_violation_reads_in_chinese_on_a_chinese_page(
+    visit: Any, club: Any, verified: Any
+) -> None:
+    match = verified(illegal_document(6))
+    dealer = match.document["players"][0]
+    page = visit("mia", f"/clubs/{club.pk}/matches/{match.pk}/", language="zh-Hans")
+    row = page.locator("table.violations tr.violation").first
+    assert f"{dealer} 打出了手中没有的" in row.inner_text() and "seat" not in row.inner_text()
+    row.locator("a").click()
+    page.wait_for_url(re.compile(r".*#step=\d+$"))
+    assert f"{dealer} 打出了手中没有的" in page.locator("#step-violations").inner_text()
+
+
+def test_a_pasted_file_is_uploaded_like_a_chosen_one(visit: Any, club: Any) -> None:
+    page = visit("mia", f"/clubs/{club.pk}/upload/")
+    page.evaluate("""(text) => {
+        const data = new DataTransfer();
+        data.items.add(new File([text], "pasted.json", {type: "application/json"}));
+        document.dispatchEvent(new ClipboardEvent("paste", {clipboardData: data, bubbles: true}));
+    }""", dumps(make_document(12)).decode())
+    line = page.locator("#upload-results li").first
+    line.filter(has_text="match #").wait_for()
+    assert line.inner_text().startswith("pasted.json") and line.get_attribute("class") == "ok"
+    assert page.locator("textarea[name=document]").input_value() == ""
+
+
+def test_an_admin_invites_by_name_and_by_link_and_the_invited_accept(
+    visit: Any, club: Any, make_user: Any
+) -> None:
+    from tests.browser.conftest import PASSWORD
+
+    for name in ("wen", "yu"):
+        user = make_user(name)
+        user.set_password(PASSWORD)
+        user.save(update_fields=["password"])
+    admin = visit("adam", f"/clubs/{club.pk}/members/")
+    admin.fill("#invite-form input[name=username]", "wen")
+    admin.locator("#invite-form button[name=name]").click()
+    assert "wen" in admin.locator("table.invitations").inner_text()
+    admin.locator("#invite-form button[name=link]").click()
+    link = admin.locator("#invitation-link").input_value()
+    assert "/invitations/link/" in link
+    wen = visit("wen", "/invitations/")
+    wen.locator("li.invitation button[name=accept]").click()
+    wen.wait_for_url(re.compile(rf".*/clubs/{club.pk}/$"))
+    yu = visit("yu", link.split("/", 3)[3].join(["/", ""]))
+    yu.locator("main form button[type=submit]").click()
+    yu.wait_for_url(re.compile(rf".*/clubs/{club.pk}/$"))
+    assert club.memberships.filter(user__username__in=["wen", "yu"]).count() == 2
+    assert admin.errors == wen.errors == yu.errors == []
+
+
 def test_no_page_logs_a_javascript_error(visit: Any, club: Any, verified: Any) -> None:
     match = verified(illegal_document(9))
     legal = verified(json.loads((DATA / "multiple_win_two_winners_chengdu.json").read_text()))
     urls = ["/clubs/", f"/clubs/{club.pk}/", f"/clubs/{club.pk}/upload/",
             f"/clubs/{club.pk}/members/", f"/clubs/{club.pk}/matches/{match.pk}/",
             f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/#step=end",
-            f"/clubs/{club.pk}/matches/{legal.pk}/rounds/1/#step=end"]
+            f"/clubs/{club.pk}/matches/{legal.pk}/rounds/1/#step=end",
+            f"/clubs/{club.pk}/matches/{match.pk}/history/", "/invitations/"]
     for language in ("en", "zh-Hans"):
         for width in (390, 1280):
             page = visit("olga", urls[0], width=width, language=language)

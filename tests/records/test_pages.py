@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -59,25 +60,147 @@ def test_the_members_page_is_for_members_only(client: Any, club: Any, cast: Any)
     assert _as(client, cast["nora"]).get(f"/clubs/{club.pk}/members/").status_code == 404
 
 
-def test_an_admin_adds_a_member_by_name(client: Any, club: Any, cast: Any) -> None:
-    _as(client, cast["adam"]).post(f"/clubs/{club.pk}/members/add/", {"username": "nora"})
+def _invite(client: Any, club: Any, **form: str) -> Any:
+    return client.post(f"/clubs/{club.pk}/members/invite/", form, follow=True)
+
+
+def test_an_invitation_by_name_waits_for_the_invited_user_to_accept(
+    client: Any, club: Any, cast: Any
+) -> None:
+    page = _invite(_as(client, cast["adam"]), club, username="nora").content.decode()
+    assert "Invitation sent to “nora”" in page and 'class="invitation"' in page
+    assert not club.memberships.filter(user=cast["nora"]).exists()
+    nora = _as(client, cast["nora"])
+    listing = nora.get("/invitations/")
+    [invitation] = listing.context["invitations"]
+    assert "Chengdu Tuesday" in listing.content.decode()
+    response = nora.post(f"/invitations/{invitation.pk}/", {"accept": "1"})
+    assert response["Location"] == f"/clubs/{club.pk}/"
     assert club.memberships.get(user=cast["nora"]).role == Membership.Role.MEMBER
 
 
-def test_a_member_cannot_add_members_and_an_admin_cannot_make_owners(
-    client: Any, club: Any, cast: Any
-) -> None:
-    url = f"/clubs/{club.pk}/members/add/"
-    assert _as(client, cast["mia"]).post(url, {"username": "nora"}).status_code == 403
-    page = _as(client, cast["adam"]).post(url, {"username": "nora", "role": "owner"}, follow=True)
-    assert "Only an owner can make an owner" in page.content.decode()
+def test_an_invited_user_may_decline_and_stays_out(client: Any, club: Any, cast: Any) -> None:
+    _invite(_as(client, cast["adam"]), club, username="nora", role="admin")
+    nora = _as(client, cast["nora"])
+    [invitation] = nora.get("/invitations/").context["invitations"]
+    page = nora.post(f"/invitations/{invitation.pk}/", {"decline": "1"}, follow=True)
+    assert "You declined" in page.content.decode() and not page.context["invitations"]
     assert not club.memberships.filter(user=cast["nora"]).exists()
 
 
-def test_adding_an_unknown_user_says_so(client: Any, club: Any, cast: Any) -> None:
+def test_nobody_answers_an_invitation_addressed_to_someone_else(
+    client: Any, club: Any, cast: Any, make_user: Any
+) -> None:
+    _invite(_as(client, cast["adam"]), club, username="nora")
+    invitation = club.invitations.get()
+    other = _as(client, make_user("pia"))
+    assert other.post(f"/invitations/{invitation.pk}/", {"accept": "1"}).status_code == 404
+    assert not club.memberships.filter(user__username="pia").exists()
+
+
+def test_inviting_a_name_nobody_has_reads_like_inviting_a_real_one(
+    client: Any, club: Any, cast: Any
+) -> None:
+    admin = _as(client, cast["adam"])
+    real = _invite(admin, club, username="nora").content.decode()
+    unknown = _invite(admin, club, username="nobody").content.decode()
+    assert "Invitation sent to “nobody”" in unknown
+    assert real.count("note success") == unknown.count("note success") == 1
+    assert "No user" not in unknown and "nobody" in unknown.split("Open invitations")[1]
+
+
+def test_a_link_is_shown_once_and_the_first_to_join_uses_it(
+    client: Any, club: Any, cast: Any, make_user: Any
+) -> None:
     page = _as(client, cast["adam"]).post(
-        f"/clubs/{club.pk}/members/add/", {"username": "nobody"}, follow=True)
-    assert "No user is called “nobody”" in page.content.decode()
+        f"/clubs/{club.pk}/members/invite/", {"link": "1", "role": "member"})
+    assert page.status_code == 200
+    link = page.context["new_link"]
+    path = link.split("testserver", 1)[1]
+    assert path.startswith("/invitations/link/") and link in page.content.decode()
+    assert "new_link" not in _as(client, cast["adam"]).get(f"/clubs/{club.pk}/members/").context
+    nora = _as(client, cast["nora"])
+    offer = nora.get(path).content.decode()
+    assert "Chengdu Tuesday" in offer and "Join the club" in offer
+    assert nora.post(path)["Location"] == f"/clubs/{club.pk}/"
+    assert club.memberships.filter(user=cast["nora"]).exists()
+    assert _as(client, make_user("pia")).get(path).status_code == 404
+
+
+def test_an_unknown_link_is_404_and_a_signed_out_visitor_signs_in_first(
+    client: Any, club: Any, cast: Any
+) -> None:
+    response = client.get("/invitations/link/whatever/")
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+    assert _as(client, cast["nora"]).get("/invitations/link/whatever/").status_code == 404
+
+
+def test_a_member_cannot_invite_and_an_admin_cannot_invite_owners(
+    client: Any, club: Any, cast: Any
+) -> None:
+    url = f"/clubs/{club.pk}/members/invite/"
+    assert _as(client, cast["mia"]).post(url, {"username": "nora"}).status_code == 403
+    page = _invite(_as(client, cast["adam"]), club, username="nora", role="owner")
+    assert "Only an owner can invite an owner" in page.content.decode()
+    assert not club.invitations.exists()
+    _invite(_as(client, cast["olga"]), club, username="nora", role="owner")
+    assert club.invitations.get().role == "owner"
+
+
+def test_inviting_a_member_says_they_are_one_and_makes_no_invitation(
+    client: Any, club: Any, cast: Any
+) -> None:
+    page = _invite(_as(client, cast["adam"]), club, username="mia")
+    assert "mia is already a member" in page.content.decode() and not club.invitations.exists()
+
+
+def test_an_invitation_by_name_needs_a_name_of_at_most_150_characters(
+    client: Any, club: Any, cast: Any
+) -> None:
+    admin = _as(client, cast["adam"])
+    for name in ("  ", "x" * 151):
+        assert "Give the user name" in _invite(admin, club, username=name).content.decode()
+    assert not club.invitations.exists()
+
+
+def test_an_admin_withdraws_an_open_invitation(client: Any, club: Any, cast: Any) -> None:
+    _invite(_as(client, cast["adam"]), club, username="nora")
+    invitation = club.invitations.get()
+    url = f"/clubs/{club.pk}/invitations/{invitation.pk}/revoke/"
+    assert _as(client, cast["mia"]).post(url).status_code == 403
+    page = _as(client, cast["adam"]).post(url, follow=True)
+    assert "Invitation withdrawn" in page.content.decode() and not page.context["invitations"]
+    assert not _as(client, cast["nora"]).get("/invitations/").context["invitations"]
+
+
+def test_the_pages_have_no_direct_way_to_add_a_member(client: Any, club: Any, cast: Any) -> None:
+    admin = _as(client, cast["adam"])
+    assert admin.post(f"/clubs/{club.pk}/members/add/", {"username": "nora"}).status_code == 404
+    assert "members/add/" not in admin.get(f"/clubs/{club.pk}/members/").content.decode()
+
+
+def test_the_members_and_invitations_pages_query_a_fixed_number_of_times(
+    client: Any, club: Any, cast: Any
+) -> None:
+    from records import services
+
+    counts = []
+    for names in (["u1"], ["u2", "u3", "u4", "u5"]):
+        for name in names:
+            services.invite(club=club, invited_by=cast["adam"], role="member", username=name)
+            services.invite(club=club, invited_by=cast["adam"], role="member")
+            other = services.create_club(name=name, owner=cast["olga"])
+            services.invite(club=other, invited_by=cast["olga"], role="member", username="nora")
+        admin = _as(client, cast["adam"])
+        admin.get("/clubs/")  # the session's first request of the sign-in: not counted
+        with CaptureQueriesContext(connection) as members_page:
+            assert admin.get(f"/clubs/{club.pk}/members/").status_code == 200
+        nora = _as(client, cast["nora"])
+        nora.get("/clubs/")
+        with CaptureQueriesContext(connection) as invitations_page:
+            assert nora.get("/invitations/").status_code == 200
+        counts.append((len(members_page), len(invitations_page)))
+    assert counts[0] == counts[1]
 
 
 def test_roles_change_by_the_api_s_rules(client: Any, club: Any, cast: Any) -> None:
@@ -115,13 +238,31 @@ def test_a_plain_member_cannot_remove_another(client: Any, club: Any, cast: Any)
 # -- the match list --------------------------------------------------------------------
 
 
+def test_the_club_page_links_everything_a_club_does(member: Any, club: Any, upload: Any) -> None:
+    from django.urls import NoReverseMatch, reverse
+
+    match = upload(make_document(3))
+    page = member.get(f"/clubs/{club.pk}/").content.decode()
+    base = f"/clubs/{club.pk}"
+    for url in ("/upload/", "/sheets/new/", "/seasons/", "/ledger/", "/ratings/", "/members/"):
+        assert f'href="{base}{url}"' in page
+    try:  # the statistics pages are linked once they exist
+        stats = [reverse("pages:leaderboard", args=[club.pk]),
+                 reverse("pages:player-stats", args=[club.pk, match.seats.first().player_id])]
+    except NoReverseMatch:
+        assert "leaderboard" not in page and "/stats/" not in page
+    else:
+        assert all(f'href="{url}"' in page for url in stats)
+
+
 def test_the_match_list_pages_by_fifty(member: Any, club: Any, upload: Any) -> None:
     for seed in range(53):
         upload(make_document(100 + seed))
     first = member.get(f"/clubs/{club.pk}/").content.decode()
-    assert first.count('<td><a href="/clubs/') == 50 and "Page 1 of 2 (53 matches)" in first
+    match_link = re.compile(r'<td><a href="/clubs/\d+/matches/\d+/">')
+    assert len(match_link.findall(first)) == 50 and "Page 1 of 2 (53 matches)" in first
     second = member.get(f"/clubs/{club.pk}/?page=2").content.decode()
-    assert second.count('<td><a href="/clubs/') == 3
+    assert len(match_link.findall(second)) == 3
 
 
 def test_the_match_list_filters_by_player_status_ruleset_date_and_id(
@@ -245,7 +386,7 @@ def test_the_404_page_is_styled_with_navigation(member: Any) -> None:
 
 
 def test_the_403_page_explains_and_navigates(member: Any, club: Any) -> None:
-    response = member.post(f"/clubs/{club.pk}/members/add/", {"username": "nora"})
+    response = member.post(f"/clubs/{club.pk}/members/invite/", {"username": "nora"})
     page = response.content.decode()
     assert response.status_code == 403 and "admins" in page and 'class="error-page"' in page
 
@@ -265,12 +406,16 @@ def test_every_club_page_answers_404_to_a_non_member(client: Any, club: Any, cas
     base = f"/clubs/{club.pk}"
     gets = [f"{base}/", f"{base}/upload/", f"{base}/members/",
             f"{base}/matches/{match.pk}/", f"{base}/matches/{match.pk}/rounds/1/"]
-    posts = [f"{base}/upload/", f"{base}/members/add/", f"{base}/members/{olga.pk}/",
+    _invite(_as(client, cast["olga"]), club, username="pia")
+    invitation = club.invitations.get()
+    posts = [f"{base}/upload/", f"{base}/members/invite/", f"{base}/members/{olga.pk}/",
+             f"{base}/invitations/{invitation.pk}/revoke/",
              f"{base}/matches/{match.pk}/reverify/", f"{base}/matches/{match.pk}/delete/"]
     outsider = _as(client, cast["nora"])
     assert [outsider.get(url).status_code for url in gets] == [404] * len(gets)
     assert [outsider.post(url, {"remove": "1"}).status_code for url in posts] == [404] * len(posts)
     assert Match.objects.filter(pk=match.pk).exists() and club.memberships.filter(pk=olga.pk)
+    assert club.invitations.get().status == "pending"
 
 
 def test_signed_out_visitors_are_sent_to_sign_in(client: Any, club: Any) -> None:

@@ -26,7 +26,17 @@ pages: list[URLPattern | URLResolver] = [
     path("clubs/<id:club_id>/", records_pages.match_list, name="match-list"),
     path("clubs/<id:club_id>/upload/", records_pages.match_upload, name="match-upload"),
     path("clubs/<id:club_id>/members/", records_pages.club_members, name="club-members"),
-    path("clubs/<id:club_id>/members/add/", records_pages.member_add, name="member-add"),
+    path("clubs/<id:club_id>/members/invite/", records_pages.member_invite, name="member-invite"),
+    path(
+        "clubs/<id:club_id>/invitations/<id:invitation_id>/revoke/",
+        records_pages.invitation_revoke,
+        name="invitation-revoke",
+    ),
+    path("invitations/", records_pages.invitation_list, name="invitation-list"),
+    path(
+        "invitations/<id:invitation_id>/", records_pages.invitation_answer, name="invitation-answer"
+    ),
+    path("invitations/link/<str:secret>/", records_pages.invitation_link, name="invitation-link"),
     path(
         "clubs/<id:club_id>/members/<id:membership_id>/",
         records_pages.member_change,

@@ -1,6 +1,6 @@
 """Illegal logs on purpose: one realistic mutation of a legal document, and what it breaks.
 
-``corrupt(doc, seed)`` copies a FORMAT.md v1 document and applies one mutation chosen by
+``corrupt(doc, seed)`` copies a round log (docs/format.md) and applies one mutation chosen by
 ``seed`` — a tile the player does not hold, a fifth copy, a draw out of turn, a false
 win, a win holding the void suit, a peng on a discard that was won, a changed result, a
 missing event, a truncated round — or a structural fault (a bad tile string, wrong
@@ -719,7 +719,7 @@ KINDS: dict[str, Callable[[_Context, random.Random], Applied]] = {
 def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.description = ("Apply one mutation to a round log: print the mutated document to "
                      "standard output and what was done to standard error.")
-    p.add_argument("file", help="a FORMAT.md v1 document, or - for standard input")
+    p.add_argument("file", help="a round log (docs/format.md), or - for standard input")
     p.add_argument("--seed", type=int, default=0, help="chooses the mutation (default 0)")
     p.add_argument("--kind", choices=sorted(KINDS), help="the mutation to apply")
     p.add_argument("--json", action="store_true",

@@ -1,7 +1,7 @@
 """The coverage report: how often each situation of the rule book occurs in some logs.
 
 ``coverage(docs)`` replays documents through :func:`~xuezhan.replay.verify_document` and
-counts the situations of RULES.md §4–§5 they contain; ``format_coverage`` writes the
+counts the situations of docs/rules.md §4–§5 they contain; ``format_coverage`` writes the
 table that ``xuezhan simulate --report`` prints.
 
 >>> from xuezhan.sim.simulate import simulate_match

@@ -192,7 +192,7 @@ def _template(rng: random.Random, text: str, suits: str | None = None
     return parse_tiles(hand), parse_tiles(wait)
 
 
-#: ready hands that wait on a rare pattern (RULES.md §4), in the template notation
+#: ready hands that wait on a rare pattern (docs/rules.md §4), in the template notation
 PATTERN_HANDS: dict[str, str] = {
     "jiang_dui": "222a555a888a22b55b|2b5b",
     "qing_yao_jiu": "123a123a789a999a1a|1a",

@@ -2,7 +2,7 @@
 
 ``simulate_match(seed, rounds)`` deals, exchanges, declares voids and plays each round
 with :mod:`xuezhan.sim.bots`, pushing every action onto a ``Table`` (so a log is legal by
-construction), and returns one FORMAT.md v1 document with the shuffled wall, the dealt
+construction), and returns one round log (docs/format.md) with the shuffled wall, the dealt
 hands, the dice, every event and the settled ``result``. The same arguments give the
 same document, byte for byte: all randomness comes from one ``random.Random(seed)``.
 
@@ -67,7 +67,7 @@ MAX_ROUNDS = 64  # the log format's limit per match
 
 def simulate_match(seed: int, rounds: int, rules: Rules | str | dict[str, Any] = "chengdu",
                    chaos: float = 0.0, scenario: str | None = None) -> dict[str, Any]:
-    """One match of ``rounds`` rounds as a FORMAT.md v1 document.
+    """One match of ``rounds`` rounds as a round log (docs/format.md).
 
     :raises XuezhanError: for a bad ruleset, a round count outside 1–64, a chaos share
         outside 0–1 or an unknown scenario.
@@ -263,7 +263,7 @@ SCENARIO_ROUNDS = 4  # the report's rounds of each scenario (fewer if --rounds i
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = ("Simulate matches between bots and write them as FORMAT.md v1 logs "
+    p.description = ("Simulate matches between bots and write them as round logs (docs/format.md) "
                      "(or, with --report, print how often each situation occurred).")
     p.add_argument("--matches", type=int, default=None,
                    help=f"how many matches (default 1; with --report {REPORT_MATCHES}, "
