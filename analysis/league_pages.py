@@ -279,6 +279,65 @@ def _sheet_from_form(post: Any) -> tuple[dict[str, Any], str | None]:
     return sheet, None
 
 
+def _sheet_builder_text() -> dict[str, Any]:
+    """What the round-by-round form's script shows, in the page language."""
+    from django.utils.translation import gettext as _
+
+    from analysis import labels
+    from xuezhan.sheet import IMPLIED
+
+    add_ons = {k: v for k, v in labels.table("add_on").items() if k not in IMPLIED}
+    return {
+        "patterns": labels.table("pattern"),
+        "add_ons": add_ons,
+        "reasons": labels.table("reason"),
+        "violations": labels.table("violation"),
+        "text": {
+            "round": _("Round"),
+            "dealer": _("Dealer"),
+            "add_win": _("Add a win"),
+            "add_kong": _("Add a kong"),
+            "add_round": _("Add a round"),
+            "remove": _("Remove"),
+            "remove_round": _("Remove this round"),
+            "win": _("Win"),
+            "kong": _("Kong"),
+            "winner": _("Winner"),
+            "on_discard_of": _("On the discard of"),
+            "self_drawn": _("self-drawn"),
+            "tile": _("Tile"),
+            "rob_kong": _("Robbed a kong (qiang gang)"),
+            "after_kong": _("On a kong's replacement (gang shang hua)"),
+            "kong_discard": _("On the discard after a kong (gang shang pao)"),
+            "with_previous": _("Same discard as the win before"),
+            "pattern": _("Pattern"),
+            "add_ons": _("Add-ons"),
+            "fan": _("Fan"),
+            "who": _("Who"),
+            "kind": _("Kind"),
+            "from": _("From"),
+            "kinds": {
+                "direct": _("direct (on a discard)"),
+                "added": _("added (to a pung)"),
+                "concealed": _("concealed"),
+            },
+            "drawn": _("Drawn: the wall ran out"),
+            "at_the_draw": _("At the draw"),
+            "still_in": _("not ready"),
+            "ready": _("ready"),
+            "flower_pig": _("flower pig"),
+            "preview": _("Settlement"),
+            "payments": _("Payments"),
+            "failed": _("The preview could not be reached."),
+            "adds_up": _("Everything on the sheet adds up."),
+            "no_payments": _("No payments."),
+            "totals": _("Totals"),
+            "seat": _("seat"),
+            "event": _("event"),
+        },
+    }
+
+
 @login_required
 def sheet_new(request: HttpRequest, club_id: int) -> HttpResponse:
     """Enter a score sheet: preview the settlement round by round, then save it as a match."""
@@ -290,7 +349,12 @@ def sheet_new(request: HttpRequest, club_id: int) -> HttpResponse:
 
     membership = _membership(request, club_id)
     club = membership.club
-    context: dict[str, Any] = {"club": club, "form": request.POST, "example": SHEET_EXAMPLE}
+    context: dict[str, Any] = {
+        "club": club,
+        "form": request.POST,
+        "example": SHEET_EXAMPLE,
+        "builder": _sheet_builder_text(),
+    }
     if request.method != "POST":
         return render(request, "league/sheet_new.html", context)
     sheet, problem = _sheet_from_form(request.POST)
