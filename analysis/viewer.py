@@ -87,6 +87,38 @@ def script_text() -> dict[str, str]:
         "ming_meld": pgettext("meld", "direct kong"),
         "jia_meld": pgettext("meld", "added kong"),
         "an_meld": pgettext("meld", "concealed kong"),
+        **review_text(),
+    }
+
+
+def review_text() -> dict[str, str]:
+    """The review panel's words (docs/review.md names the kinds and verdicts)."""
+    return {
+        "review_loading": _("Loading the review…"),
+        "review_failed": _("The review could not be loaded."),
+        "review_none": _("No decision to review at this step."),
+        "review_of": _("{name}: {kind}"),
+        "review_chosen": _("Chosen:"),
+        "review_shanten": _("Shanten {before} → {after}"),
+        "review_ukeire": _("Tile acceptance (进张): {count} unseen"),
+        "review_loss": _("{count} unseen 进张 fewer than the best"),
+        "review_alternatives": _("Best options:"),
+        "review_option": _("shanten {shanten}, {count} unseen"),
+        "review_pass": pgettext("review option", "pass"),
+        "review_peng": pgettext("review option", "peng"),
+        "review_gang": pgettext("review option", "kong"),
+        "review_hu": pgettext("review option", "win"),
+        "kind_exchange": pgettext("review kind", "exchange"),
+        "kind_dingque": pgettext("review kind", "void suit"),
+        "kind_discard": pgettext("review kind", "discard"),
+        "kind_peng": pgettext("review kind", "peng"),
+        "kind_gang": pgettext("review kind", "kong"),
+        "kind_pass_win": pgettext("review kind", "win passed up"),
+        "verdict_best": pgettext("review verdict", "best"),
+        "verdict_equal": pgettext("review verdict", "as good as the best"),
+        "verdict_worse": pgettext("review verdict", "worse"),
+        "verdict_void_held": pgettext("review verdict", "void suit kept"),
+        "verdict_passed": pgettext("review verdict", "win passed"),
     }
 
 
@@ -151,6 +183,7 @@ def round_viewer(request: HttpRequest, club_id: int, match_id: int, number: int)
         "frames": frames, "violations": violations,
         "labels": {kind: labels.table(kind) for kind in ("pattern", "add_on", "suit")},
         "text": script_text(),
+        "review_url": reverse("api:round-review", args=[club_id, match_id, index]),
     }
     context["names"] = names
     return render(request, "analysis/round_viewer.html", context)

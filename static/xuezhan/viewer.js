@@ -17,7 +17,7 @@
   var SUIT_CHAR = { m: "万", p: "筒", s: "条" };
   var SEATS = [0, 1, 2, 3];
 
-  var state = { step: 0, seeAs: null, timer: null };
+  var state = { step: 0, seeAs: null, timer: null, review: false };
   var $ = function (id) { return document.getElementById(id); };
 
   function fmt(text, args) {
@@ -100,6 +100,122 @@
       case "hu": return fmt(action.target === undefined || action.target === null ? T.hu_self : T.hu_discard, args);
       default: return fmt(T.other, { number: step, type: action.type });
     }
+  }
+
+  // -- the decision review (docs/review.md), fetched once when the toggle is first turned on.
+  // A decision's ``event`` indexes the round's events from 0, so it shows at step event + 1.
+  var REVIEW_KEY = "xuezhan.viewer.review";
+  var review = { status: "idle", at: {} };
+  function loadReview() {
+    if (review.status !== "idle" || !data.review_url || !window.fetch) return;
+    review.status = "loading";
+    fetch(data.review_url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error("review: HTTP " + response.status);
+        return response.json();
+      })
+      .then(function (body) {
+        (body.decisions || []).forEach(function (d) {
+          var step = (d.event | 0) + 1;
+          (review.at[step] = review.at[step] || []).push(d);
+        });
+        review.status = "ready";
+      }, function () { review.status = "failed"; })
+      .then(renderReview);
+  }
+  // "336m" (three tiles), "m" (a suit), "peng 5m", "gang 5m", "hu 5m" or "pass"
+  function chosenNodes(chosen) {
+    var box = make("span", "chosen");
+    var text = String(chosen || ""), words = text.split(" ");
+    if (text === "pass") { box.textContent = T.review_pass; return box; }
+    if (/^[mps]$/.test(text)) {
+      box.appendChild(make("span", "badge void suit-" + text, SUIT_CHAR[text]));
+      return box;
+    }
+    if (words.length === 2) {
+      box.appendChild(make("span", null, (T["review_" + words[0]] || words[0]) + " "));
+      text = words[1];
+    }
+    var groups = text.match(/\d+[mps]/g) || [];
+    if (!groups.length) box.appendChild(make("span", null, text));
+    groups.forEach(function (group) {
+      var suit = group[group.length - 1];
+      group.slice(0, -1).split("").forEach(function (rank) { box.appendChild(tileNode(rank + suit, "small")); });
+    });
+    return box;
+  }
+  function ukeireNodes(entries) {
+    var box = make("span", "ukeire");
+    (entries || []).forEach(function (u) {
+      var item = make("span", "ukeire-tile");
+      item.appendChild(tileNode(u.tile, "small"));
+      item.appendChild(make("small", null, "×" + u.unseen));
+      box.appendChild(item);
+    });
+    return box;
+  }
+  function reviewNode(d, several) {
+    var node = make("article", "decision verdict-" + d.verdict);
+    var head = make("p", "decision-head");
+    head.appendChild(make("strong", null, fmt(T.review_of, { name: nameOf(d.seat), kind: T["kind_" + d.kind] || d.kind })));
+    head.appendChild(make("span", "badge verdict", T["verdict_" + d.verdict] || d.verdict));
+    if (d.loss > 0) head.appendChild(make("span", "loss", fmt(T.review_loss, { count: d.loss })));
+    node.appendChild(head);
+    var line = make("p", "decision-line");
+    line.appendChild(make("span", null, T.review_chosen + " "));
+    line.appendChild(chosenNodes(d.chosen));
+    line.appendChild(make("span", "shanten", fmt(T.review_shanten, { before: d.shanten_before, after: d.shanten_after })));
+    node.appendChild(line);
+    var total = (d.ukeire || []).reduce(function (sum, u) { return sum + (u.unseen | 0); }, 0);
+    if (total) {  // folded when several seats decide at once (the exchange, 定缺): a long page on a phone
+      var ukeire = make("details", "decision-ukeire");
+      ukeire.open = !several;
+      ukeire.appendChild(make("summary", null, fmt(T.review_ukeire, { count: total })));
+      ukeire.appendChild(ukeireNodes(d.ukeire));
+      node.appendChild(ukeire);
+    }
+    var options = (d.alternatives || []).slice(0, 3);
+    if (options.length > 1) {
+      var list = make("ol", "alternatives");
+      options.forEach(function (o) {
+        var item = make("li", o.chosen === d.chosen ? "is-chosen" : "");
+        item.appendChild(chosenNodes(o.chosen));
+        var after = o.shanten_after < 0 ? "—" : o.shanten_after;
+        item.appendChild(make("span", null, " " + fmt(T.review_option, { shanten: after, count: o.unseen })));
+        list.appendChild(item);
+      });
+      node.appendChild(make("p", "decision-line", T.review_alternatives));
+      node.appendChild(list);
+    }
+    return node;
+  }
+  function renderReview() {
+    var box = $("step-review");
+    if (!box) return;
+    box.textContent = "";
+    box.hidden = !state.review;
+    if (!state.review) return;
+    if (review.status === "loading" || review.status === "idle") {
+      box.appendChild(make("p", "muted", T.review_loading));
+      return;
+    }
+    if (review.status === "failed") {
+      box.appendChild(make("p", "muted", T.review_failed));
+      return;
+    }
+    var shown = (review.at[state.step] || []).filter(function (d) {
+      return state.seeAs === null || d.seat === state.seeAs;
+    });
+    if (!shown.length) box.appendChild(make("p", "muted", T.review_none));
+    shown.forEach(function (d) { box.appendChild(reviewNode(d, shown.length > 1)); });
+  }
+  function setReview(on) {
+    state.review = !!on;
+    $("review-toggle").checked = state.review;
+    root.classList.toggle("reviewing", state.review);
+    try { window.localStorage.setItem(REVIEW_KEY, state.review ? "1" : "0"); } catch (e) { /* private mode */ }
+    if (state.review) loadReview();
+    renderReview();
   }
 
   // -- drawing ---------------------------------------------------------------------------
@@ -218,6 +334,7 @@
     });
     box.hidden = !violationsAt[step];
     root.classList.toggle("at-violation", !!violationsAt[step]);
+    renderReview();
     var settlement = $("settlement");
     if (settlement) settlement.hidden = step !== last;
     var list = $("step-list");
@@ -287,12 +404,13 @@
   document.addEventListener("keydown", function (event) {
     var tag = event.target && event.target.tagName;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    if (tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && event.target.type !== "range")) return;
+    var own = tag === "INPUT" && (event.target.type === "range" || event.target.type === "checkbox");
+    if (tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && !own)) return;
     var keys = {
       ArrowLeft: function () { go(state.step - 1); }, ArrowRight: function () { go(state.step + 1); },
       Home: function () { go(0); }, End: function () { go(last); }, " ": play
     };
-    if (event.key === " " && tag === "BUTTON") return; // the button's own action
+    if (event.key === " " && (tag === "BUTTON" || event.target.type === "checkbox")) return; // its own action
     var action = keys[event.key];
     if (!action) return;
     event.preventDefault();
@@ -300,8 +418,12 @@
     action();
   });
   window.addEventListener("hashchange", fromHash);
+  $("review-toggle").addEventListener("change", function () { setReview($("review-toggle").checked); });
 
   renderStepList();
+  var remembered = null;
+  try { remembered = window.localStorage.getItem(REVIEW_KEY); } catch (e) { /* private mode */ }
+  if (remembered === "1") setReview(true);
   var opening = /step=(\d+|end)/.exec(window.location.hash || "");
   go(opening ? (opening[1] === "end" ? last : +opening[1]) : 0);
   root.classList.add("ready");

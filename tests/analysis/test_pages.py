@@ -378,6 +378,19 @@ def test_the_viewer_speaks_the_page_language(member: Any, club: Any, upload: Any
     assert "第 1 局" in page
 
 
+def test_the_viewer_points_its_review_toggle_at_the_round_s_review_in_the_page_language(
+    member: Any, club: Any, upload: Any
+) -> None:
+    match = upload(make_document(8, rounds=2))
+    page = member.get(f"/clubs/{club.pk}/matches/{match.pk}/rounds/2/",
+                      HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    data = _viewer_data(page)
+    review = member.get(data["review_url"])  # the API counts rounds from 0, the page from 1
+    assert review.status_code == 200 and review.json()["round"] == 1
+    assert data["text"]["verdict_best"] == "最佳" and data["text"]["kind_dingque"] == "定缺"
+    assert 'id="review-toggle"' in page
+
+
 def test_the_viewer_marks_a_violation_at_its_step(member: Any, club: Any, upload: Any) -> None:
     from analysis import services
 

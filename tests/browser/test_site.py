@@ -253,3 +253,33 @@ def test_no_page_logs_a_javascript_error(visit: Any, club: Any, verified: Any) -
                 page.goto(page.url.split("/clubs/")[0] + url)
                 page.wait_for_load_state("load")
                 assert page.errors == [], (url, page.errors)
+
+
+def test_the_review_toggle_shows_the_verdict_of_the_discard_at_the_step_and_is_remembered(
+    visit: Any, club: Any, verified: Any
+) -> None:
+    from django.utils import translation
+
+    from analysis.viewer import review_text
+    from xuezhan.review import review_round
+
+    doc = make_document(1, turns=10)
+    match = verified(doc)
+    discard = next(d for d in review_round(doc, 0).to_json()["decisions"]
+                   if d["kind"] == "discard")
+    with translation.override("en"):
+        words = review_text()
+    page = visit("mia", f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/")
+    assert page.locator("#step-review").is_hidden()
+    page.locator("#review-toggle").check()
+    for _ in range(discard["event"] + 1):  # step n shows event n - 1 (counted from 0)
+        page.keyboard.press("ArrowRight")
+    panel = page.locator("#step-review")
+    panel.locator(".decision").first.wait_for()
+    head = panel.locator(f".decision.verdict-{discard['verdict']} .decision-head").first
+    assert words["verdict_" + discard["verdict"]] in head.inner_text()
+    assert words["kind_discard"] in head.inner_text()
+    page.reload()
+    assert page.locator("#review-toggle").is_checked()
+    page.locator("#step-review .decision").first.wait_for()
+    assert page.errors == []
