@@ -104,12 +104,15 @@ def player_stats(request: HttpRequest, club_id: int, player_id: int) -> HttpResp
     patterns = [
         (label("pattern", name), r["value"] or 0.0) for name, r in s.get("patterns", {}).items()
     ]
+    rows = stat_rows(s, percentiles(club, player, filters))
     context.update(
         data=data,
         filters=filters,
         period=period,
-        headline=[(key, s[key]) for key in HEADLINE],
-        rows=stat_rows(s, percentiles(club, player, filters)),
+        # counts are plain ints, and a template would read an int's .numerator/.denominator
+        # as a rate's: the headline takes the rows, which say which is which
+        headline=[row for key in HEADLINE for row in rows if row["key"] == key],
+        rows=rows,
         waterfall=charts.waterfall(parts, gettext("net"), gettext("Net by source")),
         parts=parts,
         win_order=charts.bars(order, gettext("Win order"), percent=True),

@@ -47,6 +47,21 @@ def test_the_player_page_shows_charts_with_their_numbers_as_text(
     ]
 
 
+def test_the_headline_shows_counts_as_counts_and_rates_with_their_sample(
+    club: Any, cast: Any, players: dict[str, int]
+) -> None:
+    page = signed_in(cast["mia"]).get(f"/clubs/{club.pk}/players/{players['bob']}/stats/")
+    headline = {row["key"]: row for row in page.context["headline"]}
+    stats = page.context["data"]["stats"]
+    assert headline["rounds"]["value"] == stats["rounds"]
+    assert "denominator" not in headline["rounds"]
+    rate = stats["win_rate"]
+    assert (headline["win_rate"]["numerator"], headline["win_rate"]["denominator"]) == (
+        rate["numerator"], rate["denominator"]
+    )
+    assert f"({rate['numerator']}/{rate['denominator']})" in page.content.decode()
+
+
 def test_a_bad_filter_on_the_page_is_shown_not_a_500(
     club: Any, cast: Any, players: dict[str, int]
 ) -> None:
