@@ -13,7 +13,7 @@ from django.db.models import F
 from django.utils import timezone
 
 import xuezhan
-from analysis import stats
+from analysis import aggregates, stats
 from analysis.facts import round_facts
 from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
 from records.models import Match, Round, Seat
@@ -51,6 +51,7 @@ def verify_match(*, match_id: int, force: bool = False) -> Match:
             match.last_error = ""
         match.status_changed_at = timezone.now()
         match.save(update_fields=["status", "last_error", "status_changed_at"])
+        aggregates.refresh_match(match.pk)  # the day rows follow the facts, cleared or new
     stats.facts_changed(match.club_id)
     return match
 
