@@ -134,12 +134,15 @@ def _insert_matches(rows: QuerySet[SeatResult]) -> None:
         .order_by()
     }
     best: dict[tuple[int, int], dict[str, Any]] = {}
-    for r in rows.values("match_id", "player_id", "round_id", "delta", "won").order_by("round_id"):
-        found = best.setdefault((r["match_id"], r["player_id"]), {})
-        if r["won"] and ("best_win" not in found or r["delta"] > found["best_win"]):
-            found.update(best_win=r["delta"], best_win_round_id=r["round_id"])
-        if r["delta"] < 0 and ("worst_loss" not in found or r["delta"] < found["worst_loss"]):
-            found.update(worst_loss=r["delta"], worst_loss_round_id=r["round_id"])
+    fields = ("match_id", "player_id", "round_id", "round__index", "delta", "won")
+    for match_id, player_id, round_id, index, delta, won in rows.values_list(*fields).order_by(
+        "round_id"
+    ):
+        found = best.setdefault((match_id, player_id), {})
+        if won and ("best_win" not in found or delta > found["best_win"]):
+            found.update(best_win=delta, best_win_round_id=round_id, best_win_index=index)
+        if delta < 0 and ("worst_loss" not in found or delta < found["worst_loss"]):
+            found.update(worst_loss=delta, worst_loss_round_id=round_id, worst_loss_index=index)
     PlayerMatch.objects.bulk_create(
         (PlayerMatch(**g, **best.get(key, {})) for key, g in per_match.items()), batch_size=2000
     )
@@ -159,10 +162,10 @@ def _insert_pairs(rows: QuerySet[SeatResult]) -> None:
     ):
         seated[match_id].append(player_id)
     money: dict[tuple[int, int, int], int] = defaultdict(int)
-    for side, other, sign in (("payee", "payer", 1), ("payer", "payee", -1)):
+    for side, counterpart, sign in (("payee", "payer", 1), ("payer", "payee", -1)):
         for g in (
             rows.filter(**{f"round__payments__{side}_player_id": F("player_id")})
-            .values("match_id", "player_id", other=F(f"round__payments__{other}_player_id"))
+            .values("match_id", "player_id", other=F(f"round__payments__{counterpart}_player_id"))
             .annotate(s=Sum("round__payments__amount"))
             .order_by()
         ):

@@ -333,7 +333,8 @@ class PairDay(_StatsKey):
 
 
 class PlayerMatch(_StatsKey):
-    """A player's match: its net and records (the runs and record rounds read these)."""
+    """A player's match: its net and records (the runs and record rounds read these; the
+    record rounds' indexes are copied so that reading them needs no join)."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
     played_at = models.DateTimeField()
@@ -343,10 +344,12 @@ class PlayerMatch(_StatsKey):
     best_win_round = models.ForeignKey(
         Round, null=True, on_delete=models.SET_NULL, related_name="+"
     )
+    best_win_index = models.PositiveSmallIntegerField(null=True, help_text="Its round's index.")
     worst_loss = models.IntegerField(null=True, help_text="The most negative round delta.")
     worst_loss_round = models.ForeignKey(
         Round, null=True, on_delete=models.SET_NULL, related_name="+"
     )
+    worst_loss_index = models.PositiveSmallIntegerField(null=True)
 
     class Meta:
         constraints = [

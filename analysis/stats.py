@@ -299,8 +299,8 @@ def player_stats(
     if source_of(filters, source) == "facts":
         rows = counted(club, filters).filter(player=player)
         sums = aggregate(rows)
-        patterns = rows.filter(won=True, pattern__isnull=False).values_list("pattern")
-        patterns = patterns.annotate(n=Count("id"))
+        patterns: QuerySet[Any] = rows.filter(won=True, pattern__isnull=False)
+        patterns = patterns.values_list("pattern").annotate(n=Count("id"))
         parts = (head_to_head(rows, player), records(rows), trend(rows, period))
     else:
         days = keyed(PlayerDay, club, filters).filter(player=player)
@@ -400,12 +400,10 @@ def records_of_matches(matches: QuerySet[PlayerMatch]) -> dict[str, Any]:
     )
     return {
         "biggest_win": _round_ref(
-            win.values_list("best_win", "match_id", "best_win_round__index", "played_at").first()
+            win.values_list("best_win", "match_id", "best_win_index", "played_at").first()
         ),
         "biggest_loss": _round_ref(
-            loss.values_list(
-                "worst_loss", "match_id", "worst_loss_round__index", "played_at"
-            ).first()
+            loss.values_list("worst_loss", "match_id", "worst_loss_index", "played_at").first()
         ),
         "longest_positive_run": _longest_run(
             matches.order_by("played_at", "match_id").values_list("match_id", "net")
