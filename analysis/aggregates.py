@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from django.db import connection
 from django.db.models import Count, F, Min, Q, QuerySet, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
@@ -53,6 +54,7 @@ def refresh_match(match_id: int) -> None:
     keys = set(old) | set(new)
     if not keys:
         return
+    _lock(keys)
     players = {p for p, _ in keys}
     days = {d for _, d in keys}
     scope = Q(player_id__in=players, day__in=days)
@@ -60,6 +62,28 @@ def refresh_match(match_id: int) -> None:
         Q(player_id__in=players) & _on_days(days), club_id=match["club_id"], complete=True
     )
     _replace(scope & Q(club_id=match["club_id"]), rows)
+
+
+#: the advisory-lock namespace of the (player, day) keys (PostgreSQL's two-int form)
+LOCK_SPACE = 0x5A5354  # "ZST"
+
+
+def _lock(keys: set[tuple[int, date]]) -> None:
+    """Hold each (player, day) key until the transaction ends, taken in one order.
+
+    Two verifications of matches that share a player and a day would otherwise both
+    delete the key's rows and both insert them again, each missing the other's match or
+    counting it twice: the second waits here and then reads the first's committed rows.
+    SQLite writes one transaction at a time anyway."""
+    if connection.vendor != "postgresql":
+        return
+    # hashed into PostgreSQL's int4 (a collision only waits), in the hashes' order
+    hashed = sorted(
+        {(player_id * 1_000_003 + day.toordinal()) % (1 << 31) for player_id, day in keys}
+    )
+    with connection.cursor() as cursor:
+        for key in hashed:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, key])
 
 
 def rebuild_club(club_id: int) -> None:

@@ -30,7 +30,9 @@ def verify_match(*, match_id: int, force: bool = False) -> Match:
     The match row stays locked for the whole run, so two workers never interleave.
     """
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match_id)
+        # NO KEY: another verification's rows that point at this match (the statistics'
+        # day rows, analysis.aggregates) must not wait on it at their commit
+        match = Match.objects.select_for_update(no_key=True).get(pk=match_id)
         if match.is_terminal and not force:
             return match
         # rows exist only after a committed verification, which always writes its

@@ -12,6 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import needs_postgres
+
 pytestmark = pytest.mark.django_db
 
 DAYS = [
@@ -228,3 +230,48 @@ def test_the_review_statistics_can_rank_the_leaderboard() -> None:
     from analysis import stats
 
     assert {"best_discard_rate", "ukeire_lost_per_discard"} <= set(stats.stat_keys())
+
+
+@needs_postgres
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_verifications_sharing_a_players_day_at_once_both_count(club: Any, upload: Any) -> None:
+    import threading
+    import time
+
+    from django.db import connection, transaction
+
+    from analysis import services
+    from xuezhan.sim.simulate import simulate_match
+
+    docs = [simulate_match(60 + k, 1) for k in range(2)]
+    for doc in docs:
+        doc.pop("match_id", None)
+        doc["players"] = docs[0]["players"]
+        doc["played_at"] = DAYS[0]
+    first, second = (upload(doc) for doc in docs)  # verified at once (eager tasks)
+    held, errors = threading.Event(), []
+
+    def run(match_id: int, before: Any, after: Any) -> None:
+        try:
+            with transaction.atomic():
+                before()
+                services.reverify_match(match_id=match_id)
+                after()  # the first holds its transaction open: the second must wait
+        except Exception as exc:  # reported by the assertion below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(
+            target=run, args=(first.pk, lambda: None, lambda: (held.set(), time.sleep(1)))
+        ),
+        threading.Thread(target=run, args=(second.pk, held.wait, lambda: None)),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert errors == []
+    _assert_sources_agree(club)
