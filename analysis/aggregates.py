@@ -88,13 +88,22 @@ def _lock(keys: set[tuple[int, date]]) -> None:
 
 def rebuild_club(club_id: int) -> None:
     """Rebuild every derived statistics row of a club from its seat rows (and the review
-    summaries), e.g. after a migration or ``manage.py rebuild_facts --aggregates-only``."""
+    summaries), e.g. after a migration or ``manage.py rebuild_facts --aggregates-only``;
+    in a transaction (the tables stay locked against writers until it ends)."""
     for match_id in (
         Verification.objects.filter(match__club_id=club_id, review__isnull=False)
         .values_list("match_id", flat=True)
         .iterator()
     ):
         _copy_review(match_id)
+    if connection.vendor == "postgresql":
+        # a verification meanwhile waits, then rebuilds its keys over these rows (in the
+        # order refresh_match writes the tables, so neither waits on the other twice)
+        tables = ", ".join(
+            m._meta.db_table for m in (PlayerDay, PlayerDayPattern, PairDay, PlayerMatch)
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(f"LOCK TABLE {tables} IN SHARE ROW EXCLUSIVE MODE")
     _replace(Q(club_id=club_id), SeatResult.objects.filter(club_id=club_id, complete=True))
 
 
