@@ -24,6 +24,7 @@ from django.db.models import Count, F, Min, Q, QuerySet, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
+from analysis import stats
 from analysis.models import (
     PairDay,
     PlayerDay,
@@ -40,7 +41,11 @@ _REVIEW_FIELDS = ("reviewed_discards", "best_discards", "ukeire_lost")
 
 def refresh_match(match_id: int) -> None:
     """Rebuild the derived statistics rows of every (player, day) the match touches: where
-    its seat rows are now and where its previous ``PlayerMatch`` rows said they were."""
+    its seat rows are now and where its previous ``PlayerMatch`` rows said they were.
+
+    In the caller's transaction; once it commits, the caller calls
+    ``stats.facts_changed(club_id)`` so that cached club tables go (as ``verify_match``
+    does)."""
     match = Match.objects.filter(pk=match_id).values("club_id").first()
     if match is None:
         return
@@ -132,14 +137,14 @@ def _replace(scope: Q, rows: QuerySet[SeatResult]) -> None:
 
 
 def _insert_days(rows: QuerySet[SeatResult]) -> None:
-    from analysis.stats import AGGREGATES
-
-    grouped = rows.values("club_id", *_KEY).annotate(**{f"a_{k}": v for k, v in AGGREGATES.items()})
+    """The sums of the statistics (``stats.AGGREGATES``, under the same names) per key."""
+    sums = stats.AGGREGATES
+    grouped = rows.values("club_id", *_KEY).annotate(**{f"a_{k}": v for k, v in sums.items()})
     PlayerDay.objects.bulk_create(
         (
             PlayerDay(
                 **{k: g[k] for k in ("club_id", *_KEY)},
-                **{k: g[f"a_{k}"] or 0 for k in AGGREGATES},
+                **{k: g[f"a_{k}"] or 0 for k in sums},
             )
             for g in grouped.order_by()
         ),
@@ -263,3 +268,4 @@ def forget_match(sender: Any, instance: Match, **kwargs: Any) -> None:
     day rows; its own ``PlayerMatch`` rows go with it."""
     SeatResult.objects.filter(match_id=instance.pk).delete()
     refresh_match(instance.pk)
+    stats.facts_changed(instance.club_id)
