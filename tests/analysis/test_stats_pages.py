@@ -83,6 +83,8 @@ def test_the_headline_and_every_statistic_show_labels_in_the_page_language(
     assert [r["label"] for r in chinese.context["headline"]][:4] == ["局数", "净得", "每局净得",
                                                                     "胡牌率"]
     assert "Win rate" in english.content.decode() and "Win rate" not in chinese.content.decode()
+    ranked = f"/clubs/{club.pk}/leaderboard/?stat=win_rate&amp;min_rounds=0"
+    assert ranked in english.content.decode()  # the percentile links to its ranking
 
 
 def test_the_decision_review_statistics_show_a_dash_until_the_api_serves_them(
