@@ -221,7 +221,7 @@ def _charts(data: dict[str, Any]) -> dict[str, Any]:
     """The player page's charts, each with the rows of its table of numbers."""
     s = data["stats"]
     parts = [(label("part", k), v) for k, v in data["decomposition"].items() if k != "net"]
-    order = [(gettext("winner no. %(n)s") % {"n": n}, s["win_order"][n]) for n in "123"]
+    order = [(label("stat", f"win_order.{n}"), s["win_order"][n]) for n in "123"]
     ranked = sorted(s.get("patterns", {}).items(), key=lambda nr: -(nr[1]["value"] or 0))
     patterns = [(label("pattern", name), r) for name, r in ranked]
     return {
