@@ -131,7 +131,7 @@ _COMPLETE: dict[bytes, int] = {}
 #: says whether the hand wins. Low 4 bits: 0 complete as sets, 1 as sets and the pair,
 #: 3 neither (the three sum to 1 exactly when one suit holds the pair and the others
 #: are sets). High bits: the suit's pairs when it is nothing but pairs (a four is two),
-#: else 8 (the three sum to 7 exactly for seven pairs). Only the empty suit has state 0.
+#: else 8 (the three sum to 7 exactly for seven pairs).
 _SETS_BITS = 4
 _NOT_SETS = 3
 _NOT_PAIRS = 8
@@ -210,8 +210,8 @@ def _states(complete: dict[bytes, int]) -> dict[bytes, int]:
     Smallest suits first: a dict's entries lie in insertion order, and the suits of real
     hands are mostly small (a 14-tile hand rarely holds more than 9 tiles of a suit), so
     the few thousand entries they meet share a little of the cache instead of being
-    strewn among the 20,000 or so 14-tile shapes. That is a fifth of the win test's time
-    from counts on a loaded machine.
+    strewn among the 20,000 or so 14-tile shapes (the win test from counts measured 7 to
+    20 % faster so on a loaded machine).
     """
     keys = [*complete, *(k for k, n in _PAIRS.items() if n <= 7 and k not in complete)]
     keys.sort(key=sum)
