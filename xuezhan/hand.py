@@ -213,10 +213,11 @@ def _states(complete: dict[bytes, int]) -> dict[bytes, int]:
     strewn among the 20,000 or so 14-tile shapes (the win test from counts measured 7 to
     20 % faster so on a loaded machine).
     """
-    keys = [*complete, *(k for k, n in _PAIRS.items() if n <= 7 and k not in complete)]
+    pairs = {k: n for k, n in _PAIRS.items() if n <= 7}
+    keys = [*complete, *(k for k in pairs if k not in complete)]
     keys.sort(key=sum)
-    return {k: complete.get(k, _NOT_SETS) | min(_PAIRS.get(k, _NOT_PAIRS), _NOT_PAIRS)
-            << _SETS_BITS for k in keys}
+    return {k: complete.get(k, _NOT_SETS) | pairs.get(k, _NOT_PAIRS) << _SETS_BITS
+            for k in keys}
 
 
 def _add_shape(complete: dict[bytes, int], features: dict[bytes, int], counts: list[int],
