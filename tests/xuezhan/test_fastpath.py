@@ -12,9 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from xuezhan.errors import XuezhanError
-from xuezhan.fastpath import replay_regular
+from xuezhan.fastpath import _plain_round, replay_regular
 from xuezhan.replay import verify_document
 from xuezhan.rules import Rules
+from xuezhan.schema import validate_document
 from xuezhan.sim.corrupt import KINDS, corrupt
 from xuezhan.sim.simulate import simulate_match
 
@@ -142,3 +143,23 @@ def test_both_paths_agree_on_any_value_put_anywhere(data: st.DataObject, value: 
     target[path[-1]] = value
     fast, lenient = both(doc)
     assert fast == lenient
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), value=JSON_VALUES)
+def test_the_hand_check_of_a_round_never_passes_what_the_schema_refuses(
+        data: st.DataObject, value: Any) -> None:
+    doc = json.loads(json.dumps(legal_corpus()[data.draw(st.integers(0, 7))]))
+    round_doc = {**doc["rounds"][0], "events": []}
+    path = data.draw(st.sampled_from([p for p in _paths(round_doc) if p]))
+    target: Any = round_doc
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = value
+    if _plain_round(round_doc):
+        # the tiles and events are the replay's to check: only the rest is vouched for
+        named = {**round_doc, "hands": [["1m"] * len(h) for h in round_doc["hands"]],
+                 "events": [{"type": "dingque", "suits": ["m", "m", "m", "m"]}] * len(
+                     round_doc["events"]),
+                 "wall": ["1m"] * len(round_doc.get("wall", []))}
+        assert not validate_document({**doc, "rounds": [named]})
