@@ -29,9 +29,10 @@ from typing import Any
 
 from xuezhan.actions import action_from_json
 from xuezhan.errors import XuezhanError
-from xuezhan.hand import SuitKeys, waits
+from xuezhan.hand import KongKind, Meld, MeldKind, SuitKeys, waits
 from xuezhan.rules import Rules
 from xuezhan.schema import integral_floats, lean_checks
+from xuezhan.settlement import KongEvent
 from xuezhan.table import CLAIM, DISCARD, DRAW, REPLACEMENT, Table
 from xuezhan.tiles import TILES, Tile
 
@@ -165,15 +166,16 @@ def _play_events(table: Table, events: Sequence[Any],
     rules = table.rules
     from_back = rules.kong_draw == "back"
     last_four_rule = rules.last_four != "off"
-    void_first = rules.void_first
+    void_first, no_claim_void = rules.void_first, rules.no_claim_void
+    kong_after_peng = rules.kong_after_peng
     hands, won, voids, wait_cache = table.hands, table.won, table.voids, table._waits
-    draws, passed, discards = table.draws, table.passed, table.discards
+    draws, passed, discards, melds = table.draws, table.passed, table.discards, table.melds
     wall = table.wall
     stale = 0  # seats whose suit keys lag their counts
     index = -1
     state = _load(table)
     (regular, front, back, left, last_four, current, expect, last_discard, last_draw,
-     replacement_of, kong_before_discard, claimers) = state
+     replacement_of, kong_before_discard, claimers, after_peng) = state
     for index, event in enumerate(events):
         name = event.get("tile") if type(event) is dict else None
         tile = _NAMED.get(name) if type(name) is str else None
@@ -182,7 +184,7 @@ def _play_events(table: Table, events: Sequence[Any],
         if type(kind) is not str:
             kind = None
         elif len(event) != 3:
-            kind = _with_target(event)
+            kind = _kind_of(event)
         if regular and tile is not None and kind is not None:
             if kind == "discard":
                 hand = hands[seat]
@@ -195,7 +197,7 @@ def _play_events(table: Table, events: Sequence[Any],
                     stale |= 1 << seat
                     discards[seat].append(tile)
                     kong_before_discard, replacement_of = replacement_of, None
-                    expect, last_discard, last_draw = CLAIM, (seat, tile), None
+                    expect, last_discard, last_draw, after_peng = CLAIM, (seat, tile), None, None
                     if claimers:
                         claimers = []
                     continue
@@ -224,12 +226,51 @@ def _play_events(table: Table, events: Sequence[Any],
                     stale |= 1 << seat
                     draws[seat] += 1
                     passed[seat] = None
-                    current, expect, last_draw = seat, DISCARD, tile
+                    current, expect, last_draw, after_peng = seat, DISCARD, tile, None
                     if not replacement:
                         replacement_of = None
                     continue
+            elif kind == "peng+target" or kind == "gang:ming+target":
+                # a claim: the table's checks in its order, and nobody (the claimer neither)
+                # waits on the tile, or the passes need scoring (the table's to do)
+                target = event["target"]
+                need = 2 if kind == "peng+target" else 3
+                hand = hands[seat]
+                if (expect is CLAIM and last_discard == (target, tile) and seat != target
+                        and not claimers and left > 0 and not won[seat] and hand[tile] >= need
+                        and not (no_claim_void and tile // 9 == voids[seat])
+                        and not _waited_on(target, tile, won, hands, voids, wait_cache)):
+                    hand[tile] -= need
+                    wait_cache[seat] = None
+                    stale |= 1 << seat
+                    river = discards[target]
+                    if river and river[-1] == tile:
+                        river.pop()
+                    table.claimed_or_won = True
+                    kong_before_discard = None
+                    if need == 2:
+                        melds[seat].append(Meld(MeldKind.PENG, tile, target))
+                        replacement_of = None
+                        current, expect, last_draw, after_peng = seat, DISCARD, None, seat
+                    else:
+                        melds[seat].append(Meld(MeldKind.MING, tile, target))
+                        replacement_of = _kong(table, index, KongKind.DIRECT, seat, tile, target)
+                        current, expect, last_draw, after_peng = seat, REPLACEMENT, None, None
+                    continue
+            elif kind == "gang:an":
+                hand = hands[seat]
+                if (expect is DISCARD and seat == current and left > 0 and not won[seat]
+                        and hand[tile] >= 4 and (after_peng != seat or kong_after_peng)):
+                    hand[tile] -= 4
+                    wait_cache[seat] = None
+                    stale |= 1 << seat
+                    melds[seat].append(Meld(MeldKind.AN, tile))
+                    replacement_of = _kong(table, index, KongKind.CONCEALED, seat, tile, None)
+                    table.claimed_or_won = True
+                    expect, last_draw, after_peng = REPLACEMENT, None, None
+                    continue
         _store(table, (regular, front, back, left, last_four, current, expect, last_discard,
-                       last_draw, replacement_of, kong_before_discard, claimers), stale)
+                       last_draw, replacement_of, kong_before_discard, claimers, after_peng), stale)
         stale = 0
         if kind not in _VALID_AS_READ:
             _check_event(event, checks)
@@ -239,36 +280,47 @@ def _play_events(table: Table, events: Sequence[Any],
             return False
         voids, wait_cache = table.voids, table._waits  # the void declaration sets new lists
         (regular, front, back, left, last_four, current, expect, last_discard, last_draw,
-         replacement_of, kong_before_discard, claimers) = _load(table)
+         replacement_of, kong_before_discard, claimers, after_peng) = _load(table)
     _store(table, (regular, front, back, left, last_four, current, expect, last_discard,
-                   last_draw, replacement_of, kong_before_discard, claimers), stale)
+                   last_draw, replacement_of, kong_before_discard, claimers, after_peng), stale)
     table.event_index = index
     return True
 
 
 #: events valid as the loop reads them (docs/format.md): a draw, discard or self-drawn win of
 #: exactly type, an int seat and a tile name; a peng or a win on a discard with an int
-#: target as well (:func:`_with_target`). Anything else passes its type's compiled check.
-_VALID_AS_READ = frozenset({"draw", "discard", "hu", "peng+target", "hu+target"})
+#: target as well, a concealed kong with its kind, a direct one with kind and target
+#: (:func:`_kind_of`). Anything else passes its type's compiled check.
+_VALID_AS_READ = frozenset({"draw", "discard", "hu", "peng+target", "hu+target", "gang:an",
+                            "gang:ming+target"})
 
 
-def _with_target(event: dict[str, Any]) -> str | None:
-    """The kind of a four-field event whose fourth field is an int seat ``target``."""
-    target = event.get("target")
-    if len(event) == 4 and type(target) is int and 0 <= target <= 3:
-        return f"{event.get('type')}+target"
-    return None
+def _kind_of(event: dict[str, Any]) -> str | None:
+    """The kind of an event of more than three fields: ``+target`` with an int seat
+    ``target``, and a kong's ``kind`` named (``gang:an``, ``gang:ming+target``)."""
+    kind, target, n = event.get("type"), event.get("target"), len(event)
+    seat_target = type(target) is int and 0 <= target <= 3
+    if kind == "gang":
+        named = event.get("kind")
+        if n == 4 and named == "an":
+            return "gang:an"
+        return "gang:ming+target" if n == 5 and named == "ming" and seat_target else None
+    return f"{kind}+target" if n == 4 and seat_target else None
 
 
-def _after_unclaimed(last_discard: tuple[int, Tile] | None, claimers: list[int],
-                     won: list[bool], left: int, hands: list[list[int]],
-                     voids: list[int | None], wait_cache: list[frozenset[Tile] | None]
-                     ) -> int | None:
-    """Who draws next when a discard's window closes with nobody able to win it (None
-    when someone could, or the round ends there: the lenient walk decides those)."""
-    if last_discard is None or claimers or sum(won) >= 3 or left == 0:
-        return None
-    discarder, tile = last_discard
+def _kong(table: Table, index: int, kind: KongKind, seat: int, tile: Tile,
+          discarder: int | None) -> KongEvent:
+    """Record a kong as the table does, with the seats still in the round."""
+    won = table.won
+    kong = KongEvent(index=index, seat=seat, kind=kind, tile=tile, discarder=discarder,
+                     in_round=frozenset(s for s in range(4) if not won[s]))
+    table.record.append(kong)
+    return kong
+
+
+def _waited_on(discarder: int, tile: Tile, won: list[bool], hands: list[list[int]],
+               voids: list[int | None], wait_cache: list[frozenset[Tile] | None]) -> bool:
+    """Some seat still in the round other than the discarder waits on ``tile``."""
     # a wait is held, or two ranks from one held in its suit: a hand with none of those
     # cannot take the tile, and its waits need not be worked out yet
     near = slice(max(tile - 2, tile - tile % 9), min(tile + 3, tile - tile % 9 + 9))
@@ -280,7 +332,21 @@ def _after_unclaimed(last_discard: tuple[int, Tile] | None, claimers: list[int],
             if found is None:
                 found = wait_cache[seat] = frozenset(waits(hands[seat], voids[seat]))
             if tile in found:
-                return None
+                return True
+    return False
+
+
+def _after_unclaimed(last_discard: tuple[int, Tile] | None, claimers: list[int],
+                     won: list[bool], left: int, hands: list[list[int]],
+                     voids: list[int | None], wait_cache: list[frozenset[Tile] | None]
+                     ) -> int | None:
+    """Who draws next when a discard's window closes with nobody able to win it (None
+    when someone could, or the round ends there: the lenient walk decides those)."""
+    if last_discard is None or claimers or sum(won) >= 3 or left == 0:
+        return None
+    discarder, tile = last_discard
+    if _waited_on(discarder, tile, won, hands, voids, wait_cache):
+        return None
     seat = (discarder + 1) % 4
     while won[seat]:
         seat = (seat + 1) % 4
@@ -294,15 +360,14 @@ def _load(table: Table) -> _State:
     regular = table.stage == "play" and table.must_win is None
     return (regular, table.wall_front, table.wall_back, table.wall_left, table.last_four,
             table.current, table.expect, table.last_discard, table.last_draw,
-            table.replacement_of, table.kong_before_discard, table.claim_winners)
+            table.replacement_of, table.kong_before_discard, table.claim_winners,
+            table.after_peng)
 
 
 def _store(table: Table, state: _State, stale: int) -> None:
     (_, table.wall_front, table.wall_back, table.wall_left, table.last_four, table.current,
      table.expect, table.last_discard, table.last_draw, table.replacement_of,
-     table.kong_before_discard, table.claim_winners) = state
-    if stale:  # a draw or discard was played here: it ends any peng's turn, as the table's do
-        table.after_peng = None
+     table.kong_before_discard, table.claim_winners, table.after_peng) = state
     seat = 0
     while stale:
         if stale & 1:
