@@ -174,6 +174,7 @@ def _play_events(table: Table, events: Sequence[Any],
     stale = 0  # seats whose suit keys lag their counts
     index = -1
     state = _load(table)
+    waited: bool | None = None  # someone else waits on the open discard (None: not known)
     (regular, front, back, left, last_four, current, expect, last_discard, last_draw,
      replacement_of, kong_before_discard, claimers, after_peng) = state
     for index, event in enumerate(events):
@@ -200,13 +201,15 @@ def _play_events(table: Table, events: Sequence[Any],
                     expect, last_discard, last_draw, after_peng = CLAIM, (seat, tile), None, None
                     if claimers:
                         claimers = []
+                    # asked once here: the draw or the claim that closes the window reads it
+                    waited = _waited_on(seat, tile, won, hands, voids, wait_cache)
                     continue
             elif kind == "draw" and wall is not None and left > 0 and front < back and not (
                     last_four_rule and (last_four or left <= 4)):
                 replacement = expect is REPLACEMENT
                 if expect is CLAIM:
                     turn = _after_unclaimed(last_discard, claimers, won, left, hands, voids,
-                                            wait_cache)
+                                            wait_cache, waited)
                 elif expect is DRAW or replacement:
                     turn = current
                 else:
@@ -239,7 +242,8 @@ def _play_events(table: Table, events: Sequence[Any],
                 if (expect is CLAIM and last_discard == (target, tile) and seat != target
                         and not claimers and left > 0 and not won[seat] and hand[tile] >= need
                         and not (no_claim_void and tile // 9 == voids[seat])
-                        and not _waited_on(target, tile, won, hands, voids, wait_cache)):
+                        and not (_waited_on(target, tile, won, hands, voids, wait_cache)
+                                 if waited is None else waited)):
                     hand[tile] -= need
                     wait_cache[seat] = None
                     stale |= 1 << seat
@@ -281,6 +285,7 @@ def _play_events(table: Table, events: Sequence[Any],
         voids, wait_cache = table.voids, table._waits  # the void declaration sets new lists
         (regular, front, back, left, last_four, current, expect, last_discard, last_draw,
          replacement_of, kong_before_discard, claimers, after_peng) = _load(table)
+        waited = None
     _store(table, (regular, front, back, left, last_four, current, expect, last_discard,
                    last_draw, replacement_of, kong_before_discard, claimers, after_peng), stale)
     table.event_index = index
@@ -323,9 +328,9 @@ def _waited_on(discarder: int, tile: Tile, won: list[bool], hands: list[list[int
     """Some seat still in the round other than the discarder waits on ``tile``."""
     # a wait is held, or two ranks from one held in its suit: a hand with none of those
     # cannot take the tile, and its waits need not be worked out yet
-    near = slice(max(tile - 2, tile - tile % 9), min(tile + 3, tile - tile % 9 + 9))
-    for seat in range(4):
-        if seat != discarder and not won[seat]:
+    near = _NEAR[tile]
+    for seat in _OTHERS[discarder]:
+        if not won[seat]:
             found = wait_cache[seat]
             if found is None and not any(hands[seat][near]):
                 continue
@@ -338,19 +343,28 @@ def _waited_on(discarder: int, tile: Tile, won: list[bool], hands: list[list[int
 
 def _after_unclaimed(last_discard: tuple[int, Tile] | None, claimers: list[int],
                      won: list[bool], left: int, hands: list[list[int]],
-                     voids: list[int | None], wait_cache: list[frozenset[Tile] | None]
-                     ) -> int | None:
+                     voids: list[int | None], wait_cache: list[frozenset[Tile] | None],
+                     waited: bool | None) -> int | None:
     """Who draws next when a discard's window closes with nobody able to win it (None
-    when someone could, or the round ends there: the lenient walk decides those)."""
-    if last_discard is None or claimers or sum(won) >= 3 or left == 0:
+    when someone could, or the round ends there: the lenient walk decides those);
+    ``waited`` is what :func:`_waited_on` said at the discard, if it was asked."""
+    if last_discard is None or claimers or left == 0 or won.count(True) >= 3:
         return None
     discarder, tile = last_discard
-    if _waited_on(discarder, tile, won, hands, voids, wait_cache):
+    if waited is None:
+        waited = _waited_on(discarder, tile, won, hands, voids, wait_cache)
+    if waited:
         return None
-    seat = (discarder + 1) % 4
-    while won[seat]:
-        seat = (seat + 1) % 4
-    return seat
+    for seat in _OTHERS[discarder]:
+        if not won[seat]:
+            return seat
+    return None  # not reached: three seats have not won
+
+
+#: the other seats in turn order after each seat
+_OTHERS = tuple(tuple((seat + step) % 4 for step in (1, 2, 3)) for seat in range(4))
+#: each tile's neighbourhood in its suit: the ranks a hand must hold to wait on it
+_NEAR = tuple(slice(max(t - 2, t - t % 9), min(t + 3, t - t % 9 + 9)) for t in range(27))
 
 
 _State = tuple[Any, ...]

@@ -793,7 +793,7 @@ class Table:
             self.scores[seat] = score
             self.record.append(WinEvent(
                 index=self.event_index, seat=seat, tile=h.tile, discarder=h.target,
-                fan=score.fan, points=score.points, detail=score.breakdown(),
+                fan=score.fan, points=score.points, detail="",
                 pattern=score.pattern, in_round=in_round, group=group, rob_kong=ctx.rob_kong,
                 after_kong=self.replacement_of if ctx.after_kong else None,
                 kong_before_discard=self.kong_before_discard if ctx.kong_discard else None,
