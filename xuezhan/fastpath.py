@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from xuezhan.actions import action_from_json
+from xuezhan.actions import Action, DingQue, Exchange, action_from_json
 from xuezhan.errors import XuezhanError
 from xuezhan.hand import KongKind, Meld, MeldKind, SuitKeys, waits
 from xuezhan.rules import Rules
@@ -276,9 +276,15 @@ def _play_events(table: Table, events: Sequence[Any],
         _store(table, (regular, front, back, left, last_four, current, expect, last_discard,
                        last_draw, replacement_of, kong_before_discard, claimers, after_peng), stale)
         stale = 0
-        if kind not in _VALID_AS_READ:
-            _check_event(event, checks)
-        if table.play(action_from_json(event), index):
+        action: Action | None
+        if kind in _VALID_AS_READ:
+            action = action_from_json(event)
+        else:
+            action = _opening(event) if kind is None and type(event) is dict else None
+            if action is None:
+                _check_event(event, checks)
+                action = action_from_json(event)
+        if table.play(action, index):
             for rest in events[index + 1:]:
                 _check_event(rest, checks)
             return False
@@ -298,6 +304,46 @@ def _play_events(table: Table, events: Sequence[Any],
 #: (:func:`_kind_of`). Anything else passes its type's compiled check.
 _VALID_AS_READ = frozenset({"draw", "discard", "hu", "peng+target", "hu+target", "gang:an",
                             "gang:ming+target"})
+
+
+def _opening(event: dict[str, Any]) -> Exchange | DingQue | None:
+    """An exchange or void declaration of exactly the format's fields, read as its action
+    (None: the event's type check and the standard reading decide)."""
+    kind = event.get("type")
+    if kind == "dingque":
+        suits = event.get("suits")
+        if len(event) == 2 and type(suits) is list and len(suits) == 4:
+            try:
+                return DingQue(tuple(_SUITS[s] for s in suits))
+            except (KeyError, TypeError):
+                return None
+    elif kind == "exchange":
+        die = event.get("die")
+        if type(die) is int and 1 <= die <= 6 and _EXCHANGE_KEYS.issuperset(event):
+            give = _threes(event.get("give"))
+            receive = _threes(event["receive"]) if "receive" in event else ()
+            if give and receive is not None:
+                return Exchange(die, give, receive or None)
+    return None
+
+
+_SUITS = {"m": 0, "p": 1, "s": 2}
+_EXCHANGE_KEYS = frozenset({"type", "die", "give", "receive"})
+
+
+def _threes(groups: object) -> tuple[tuple[Tile, ...], ...] | None:
+    """Four groups of three tile names, as tiles (None if they are anything else)."""
+    if type(groups) is not list or len(groups) != 4:
+        return None
+    out = []
+    for group in groups:
+        if type(group) is not list or len(group) != 3:
+            return None
+        try:
+            out.append((_NAMED[group[0]], _NAMED[group[1]], _NAMED[group[2]]))
+        except (KeyError, TypeError):
+            return None
+    return tuple(out)
 
 
 def _kind_of(event: dict[str, Any]) -> str | None:
