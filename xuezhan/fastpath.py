@@ -5,16 +5,22 @@ document as it replays it, and gives up on the whole document (the standard path
 runs the schema pass, so the rejection messages are its own) at the first structural
 doubt, and on a round (the lenient walk then replays that one) at its first fault.
 
-A round is mostly draws and discards that break no rule. The replay keeps
-what those touch in local variables — the wall's two ends, whose turn it is, the open
-discard — applies them straight from the event dicts (no action object, no problem
-list, a discard's window closed by one cached wait look-up a seat, the suit keys rebuilt
-only when the table needs them), and hands every other event (an exchange, a void
-declaration, a claim, a kong, a win, a draw in the last four, a discard someone waits
-on) to :meth:`Table.play`, the lenient walk, after writing the local state back. The
-moment anything reports a problem the round is given up (``None``): the caller replays
-it from the start on the lenient walk, which is the specification and names every fault
-with its locator (docs/format.md).
+A round is mostly draws and discards that break no rule, then a few pengs, kongs and
+wins. The replay keeps what those touch in local variables — the wall's two ends, whose
+turn it is, the open discard, the kong a replacement tile is for, the peng whose turn
+it is — and applies them straight from the event dicts: no action object, no problem
+list; a discard asks once whether anyone else waits on it (one cached wait look-up a
+seat), and the draw or claim that closes its window reads the answer; the suit keys
+are rebuilt only when the table needs them. A peng or kong applies here when nobody
+waits on the tile (otherwise the passes need scoring); a win on a discard applies here
+when it is the first on it, a self-drawn win when it is on the tile just drawn; both are
+scored as the table scores them. Every other event (a second win on one discard, an
+added kong and its window, a draw in the last four or after a discard someone waits on)
+goes to :meth:`Table.play`, the lenient walk, after the local state is written back;
+exchanges and void declarations of the usual shape are read by hand and played there.
+The moment anything reports a problem the round is given up (``None``): the caller
+replays it from the start on the lenient walk, which is the specification and names
+every fault with its locator (docs/format.md).
 
 An event is applied here only when :meth:`Table.play` would accept it without a problem
 and leave the same state, so a round replayed here to its end leaves exactly the lenient
@@ -29,11 +35,12 @@ from typing import Any
 
 from xuezhan.actions import Action, DingQue, Exchange, action_from_json
 from xuezhan.errors import XuezhanError
+from xuezhan.fan import WinContext
 from xuezhan.hand import KongKind, Meld, MeldKind, SuitKeys, waits
 from xuezhan.rules import Rules
 from xuezhan.schema import integral_floats, lean_checks
-from xuezhan.settlement import KongEvent
-from xuezhan.table import CLAIM, DISCARD, DRAW, REPLACEMENT, Table
+from xuezhan.settlement import KongEvent, WinEvent
+from xuezhan.table import CLAIM, DISCARD, DRAW, REPLACEMENT, Stage, Table
 from xuezhan.tiles import TILES, Tile
 
 _NAMED: dict[str, Tile] = {str(t): t for t in TILES}
@@ -167,7 +174,9 @@ def _play_events(table: Table, events: Sequence[Any],
     from_back = rules.kong_draw == "back"
     last_four_rule = rules.last_four != "off"
     void_first, no_claim_void = rules.void_first, rules.no_claim_void
-    kong_after_peng = rules.kong_after_peng
+    kong_after_peng, passed_win = rules.kong_after_peng, rules.passed_win
+    must_win_all = rules.last_four == "must_win_all"
+    heaven_earth = rules.heaven_earth
     hands, won, voids, wait_cache = table.hands, table.won, table.voids, table._waits
     draws, passed, discards, melds = table.draws, table.passed, table.discards, table.melds
     wall = table.wall
@@ -261,6 +270,66 @@ def _play_events(table: Table, events: Sequence[Any],
                         replacement_of = _kong(table, index, KongKind.DIRECT, seat, tile, target)
                         current, expect, last_draw, after_peng = seat, REPLACEMENT, None, None
                     continue
+            elif kind == "hu+target":
+                target = event["target"]
+                if (expect is CLAIM and last_discard == (target, tile) and seat != target
+                        and not claimers and not won[seat]):
+                    # the first win on a discard: scored as the table scores it, and
+                    # applied here only when the table would find nothing wrong with it
+                    score = table.win_score(seat, tile, WinContext(
+                        kong_discard=kong_before_discard is not None, last_tile=left == 0),
+                        in_hand=False)
+                    prior = passed[seat]
+                    if score.winning and (prior is None or passed_win == "off" or (
+                            must_win_all and last_four) or (passed_win == "until_next_draw" and (
+                                score.fan > prior or left < 4))):
+                        in_round = frozenset(s for s in range(4) if not won[s])
+                        hands[seat][tile] += 1
+                        wait_cache[seat] = None
+                        stale |= 1 << seat
+                        river = discards[target]
+                        if river and river[-1] == tile:
+                            river.pop()
+                        claimers = [seat]
+                        table._claim_group, table._claim_round = index, in_round
+                        table.scores[seat] = score
+                        table.record.append(WinEvent(
+                            index=index, seat=seat, tile=tile, discarder=target, fan=score.fan,
+                            points=score.points, detail="", pattern=score.pattern,
+                            in_round=in_round, group=index, rob_kong=False, after_kong=None,
+                            kong_before_discard=kong_before_discard, score=score))
+                        won[seat] = True
+                        table.win_order.append(seat)
+                        table.claimed_or_won = True
+                        continue
+            elif kind == "hu":
+                if (expect is DISCARD and seat == current and last_draw == tile
+                        and hands[seat][tile] and not won[seat] and not claimers):
+                    # a self-drawn win on the tile just drawn (天胡 is the table's)
+                    earth = (heaven_earth and seat != table.dealer and draws[seat] == 1
+                             and not table.claimed_or_won)
+                    score = table.win_score(seat, tile, WinContext(
+                        self_drawn=True, earth=earth, last_tile=left == 0,
+                        after_kong=replacement_of.kind if replacement_of else None),
+                        in_hand=True)
+                    if score.winning:
+                        in_round = frozenset(s for s in range(4) if not won[s])
+                        table.scores[seat] = score
+                        table.record.append(WinEvent(
+                            index=index, seat=seat, tile=tile, discarder=None, fan=score.fan,
+                            points=score.points, detail="", pattern=score.pattern,
+                            in_round=in_round, group=index, rob_kong=False,
+                            after_kong=replacement_of, kong_before_discard=None, score=score))
+                        won[seat] = True
+                        table.win_order.append(seat)
+                        table.claimed_or_won = True
+                        wait_cache[seat] = None
+                        if won.count(True) >= 3 or left == 0:
+                            table.stage, regular = Stage.OVER, False
+                        else:
+                            current = next(s for s in _OTHERS[seat] if not won[s])
+                            expect, last_discard, kong_before_discard = DRAW, None, None
+                        continue
             elif kind == "gang:an":
                 hand = hands[seat]
                 if (expect is DISCARD and seat == current and left > 0 and not won[seat]
