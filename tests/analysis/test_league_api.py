@@ -83,15 +83,19 @@ def test_a_refused_season_is_worded_in_the_request_language_and_still_names_the_
     assert response.json()["errors"] == [{"path": "$.ends_on", "message": message}]
 
 
+@pytest.mark.parametrize(
+    ("query", "english"),
+    [("season=999999", "no such season in this club"), ("point_value=lots", "a decimal number")],
+)
 def test_a_bad_ledger_query_is_worded_in_the_request_language_and_names_the_parameter(
-    club: Any, cast: Any, api_client: Any
+    club: Any, cast: Any, api_client: Any, query: str, english: str
 ) -> None:
     response = api_client(cast["mia"]).get(
-        f"/api/v1/clubs/{club.pk}/ledger/?season=999999", HTTP_ACCEPT_LANGUAGE="zh-Hans"
+        f"/api/v1/clubs/{club.pk}/ledger/?{query}", HTTP_ACCEPT_LANGUAGE="zh-Hans"
     )
-    message = in_chinese("no such season in this club")
+    path = "$." + query.split("=")[0]
     assert response.status_code == 400
-    assert response.json()["errors"] == [{"path": "$.season", "message": message}]
+    assert response.json()["errors"] == [{"path": path, "message": in_chinese(english)}]
 
 
 def test_a_second_season_of_the_same_name_is_refused(
