@@ -299,10 +299,7 @@ def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:
                 ruleset_name=rules.preset_name,
                 played_at=played_at,
             )
-            players = {
-                handle: Player.objects.get_or_create(club=club, handle=handle)[0]
-                for handle in sorted(set(doc["players"]))  # sorted: one lock order for all
-            }
+            players = _club_players(club, doc["players"])
             Seat.objects.bulk_create(
                 Seat(match=match, seat=seat, player=players[handle])
                 for seat, handle in enumerate(doc["players"])
@@ -321,6 +318,24 @@ def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:
         return _same_upload(existing, content_sha256)
     publish_needs_verifying(match.pk)
     return Upload(match, created=True)
+
+
+def _club_players(club: Club, handles: list[str]) -> dict[str, Player]:
+    """The club's players of these handles, the missing ones created: one query when the
+    club knows them all (the usual upload), three otherwise."""
+    wanted = sorted(set(handles))
+    players = {p.handle: p for p in Player.objects.filter(club=club, handle__in=wanted)}
+    missing = [handle for handle in wanted if handle not in players]
+    if missing:
+        # a concurrent upload may create the same handles: theirs stand (the unique
+        # constraint), and the rows are read back (sorted: one lock order for all)
+        Player.objects.bulk_create(
+            [Player(club=club, handle=handle) for handle in missing], ignore_conflicts=True
+        )
+        players.update(
+            (p.handle, p) for p in Player.objects.filter(club=club, handle__in=missing)
+        )
+    return players
 
 
 def _same_upload(existing: Match, content_sha256: str) -> Upload:
