@@ -76,15 +76,16 @@ def main() -> int:
     web = _start(env, [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py")],
                  args.logs / "gunicorn.log")
     worker = None
+    meter = CpuMeter(web.pid, args.database)
     try:
         _wait_http(args.port)
         worker = _start_worker(env, args)
-        run = _end_to_end(args, db, worker, club, key, bodies[: args.matches])
+        run = _end_to_end(args, db, meter, worker, club, key, bodies[: args.matches])
         drain = None
         if args.drain_matches:
             _stop(worker)
             worker = None
-            drain = _drain(args, db, env, club, key, bodies[args.matches:])
+            drain = _drain(args, db, meter, env, club, key, bodies[args.matches:])
             worker = drain.worker
     finally:
         for process in (worker, web):
@@ -110,6 +111,8 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/7")
     parser.add_argument("--port", type=int, default=8713)
     parser.add_argument("--concurrency", type=int, default=2, help="the worker's -c")
+    parser.add_argument("--review-wait", type=float, default=60,
+                        help="seconds to let the reviews run after the last verdict")
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     parser.add_argument("--logs", type=Path, default=ROOT / "var" / "bench" / "pipeline-logs")
     args = parser.parse_args()
@@ -122,10 +125,11 @@ def _arguments() -> argparse.Namespace:
 
 def _corpus(n: int, rounds: int, seed: int) -> list[dict[str, Any]]:
     """``n`` simulated matches, from the cache in var/bench/ when an earlier run made them."""
-    cache = ROOT / "var" / "bench" / f"pipeline-{n}x{rounds}-{seed}.json.gz"
-    if cache.exists():
-        docs: list[dict[str, Any]] = json.loads(gzip.decompress(cache.read_bytes()))
-        return docs
+    for made in (ROOT / "var" / "bench").glob(f"pipeline-{rounds}r-{seed}-*.json.gz"):
+        if int(made.name.split("-")[-1].split(".")[0]) >= n:
+            docs: list[dict[str, Any]] = json.loads(gzip.decompress(made.read_bytes()))
+            return docs[:n]  # match i is the same whatever n
+    cache = ROOT / "var" / "bench" / f"pipeline-{rounds}r-{seed}-{n}.json.gz"
     print(f"simulating {n} matches of {rounds} rounds (cached in {cache.relative_to(ROOT)})")
     with ProcessPoolExecutor(max_workers=2) as pool:
         docs = list(pool.map(_simulate, [(match_seed(seed, i), rounds) for i in range(n)],
@@ -164,7 +168,7 @@ def _environment(args: argparse.Namespace) -> dict[str, str]:
         # the throttle still counts every upload (its cost is in the figures), never refuses
         UPLOAD_RATE_LIMIT="1000000/hour",
         GUNICORN_BIND=f"127.0.0.1:{args.port}",
-        LOG_LEVEL="warning",
+        LOG_LEVEL="WARNING",
         XUEZHAN_VAR_DIR=str(ROOT / "var" / "bench"),
     )
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
@@ -256,7 +260,7 @@ print(club.pk, services.issue_token(user=user, name="bench").key)
 
 
 def _account(env: dict[str, str]) -> tuple[int, str]:
-    club, key = _manage(env, "shell", "-c", ACCOUNT).split()
+    club, key = _manage(env, "shell", "-c", ACCOUNT).split()[-2:]
     return int(club), key
 
 
@@ -273,7 +277,7 @@ def _start_worker(env: dict[str, str], args: argparse.Namespace) -> subprocess.P
     log = args.logs / "worker.log"
     mark = log.stat().st_size if log.exists() else 0
     worker = _start(
-        {**env, "LOG_LEVEL": "info"},
+        {**env, "LOG_LEVEL": "INFO"},
         [str(BIN / "celery"), "-A", "xuezhan.config", "worker", "-c", str(args.concurrency),
          "--prefetch-multiplier", "1", "-n", f"bench-{os.getpid()}@%h", "-l", "info",
          "--without-gossip", "--without-mingle", "--without-heartbeat"],
@@ -322,6 +326,75 @@ def _children(pid: int) -> list[int]:
             if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
                 found.append(int(entry.name))
     return found
+
+
+def _cpu(pids: list[int]) -> float:
+    """CPU seconds (user + system) the processes have used so far."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+def _postgres_backends(database: str) -> list[int]:
+    """The server processes of our database (their title names it)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                title = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if title.startswith(b"postgres:") and f" {database} ".encode() in title:
+                found.append(int(entry.name))
+    return found
+
+
+@dataclass
+class Cpu:
+    """CPU seconds of each part of the pipeline."""
+
+    web: float = 0.0
+    worker: float = 0.0
+    database: float = 0.0
+
+    def __sub__(self, other: Cpu) -> Cpu:
+        return Cpu(self.web - other.web, self.worker - other.worker,
+                   self.database - other.database)
+
+    @property
+    def total(self) -> float:
+        return self.web + self.worker + self.database
+
+
+class CpuMeter:
+    """The CPU time of gunicorn, the worker and our PostgreSQL backends, from /proc.
+
+    Each process's last reading is kept, so that a process gone since (a backend whose
+    connection closed) still counts with what it had used when last seen: ``sample``
+    often (the watch loop does, every half second)."""
+
+    def __init__(self, web: int, database: str) -> None:
+        self.web, self.database = web, database
+        self._seen: dict[int, tuple[str, float]] = {}
+
+    def sample(self, worker: int | None) -> Cpu:
+        groups = {"web": [self.web, *_children(self.web)],
+                  "database": _postgres_backends(self.database)}
+        if worker is not None:
+            groups["worker"] = [worker, *_children(worker)]
+        for name, pids in groups.items():
+            for pid in pids:
+                self._seen[pid] = (name, _cpu([pid]))
+        out = Cpu()
+        for name, seconds in self._seen.values():
+            setattr(out, name, getattr(out, name) + seconds)
+        return out
 
 
 def _rss_mb(pid: int) -> float:
@@ -393,52 +466,72 @@ class Run:
     uploads: Uploads
     verdict_times: list[float]
     statuses: dict[str, int]
-    reviews_done: float = 0.0  # epoch seconds when the last review was stored
-    rss: list[tuple[int, list[float]]] = field(default_factory=list)  # (matches done, MB)
+    reviews_done: float = 0.0  # epoch seconds when the watch ended
+    cpu: Cpu = field(default_factory=Cpu)  # to the last verdict
+    upload_cpu: Cpu = field(default_factory=Cpu)  # the uploads alone (worker stopped)
+    reviewed: int = 0  # matches with their review stored then
+    rss: list[tuple[int, list[float]]] = field(default_factory=list)  # (verdicts, MB)
     worker: subprocess.Popen[bytes] | None = None
 
 
-def _watch(db: Database, club: int, total: int, worker: subprocess.Popen[bytes] | None,
-           run: Run, *, reviews: bool, timeout: float = 900) -> None:
-    """Poll until every match has its verdict (and review), sampling the pool's memory."""
+def _watch(db: Database, meter: CpuMeter, club: int, total: int,
+           worker: subprocess.Popen[bytes] | None, run: Run, *, reviews: float = 0.0,
+           timeout: float = 900) -> None:
+    """Poll until every match has its verdict, then up to ``reviews`` seconds more for
+    their reviews, sampling the pool's memory and everyone's CPU time."""
     deadline = time.monotonic() + timeout
+    review_deadline: float | None = None
     while time.monotonic() < deadline:
         _, verdicts, reviewed = db.progress(club)
+        run.reviewed = reviewed
+        meter.sample(worker.pid if worker is not None else None)
         if worker is not None:
-            run.rss.append((verdicts + reviewed, [_rss_mb(p) for p in _children(worker.pid)]))
-        if verdicts >= total and (not reviews or reviewed >= verdicts):
-            run.reviews_done = time.time()
-            return
+            run.rss.append((verdicts, [_rss_mb(p) for p in _children(worker.pid)]))
+        if verdicts >= total:
+            review_deadline = review_deadline or time.monotonic() + reviews
+            if reviewed >= verdicts or time.monotonic() >= review_deadline:
+                run.reviews_done = time.time()
+                return
         time.sleep(0.5)
     print(f"warning: gave up waiting ({db.progress(club)} of {total})", file=sys.stderr)
 
 
-def _end_to_end(args: argparse.Namespace, db: Database, worker: subprocess.Popen[bytes],
-                club: int, key: str, bodies: list[bytes]) -> Run:
+def _end_to_end(args: argparse.Namespace, db: Database, meter: CpuMeter,
+                worker: subprocess.Popen[bytes], club: int, key: str, bodies: list[bytes]) -> Run:
     print(f"end to end: {len(bodies)} uploads from {args.clients} clients, worker -c "
           f"{args.concurrency} running; load average {_load()}")
-    watcher_run = Run(Uploads(), [], {})
+    run = Run(Uploads(), [], {})
     uploads: list[Uploads] = []
+    start = meter.sample(worker.pid)
     uploader = threading.Thread(target=lambda: uploads.append(_upload_all(args, club, key, bodies)))
     uploader.start()
     time.sleep(0.5)
-    _watch(db, club, len(bodies), worker, watcher_run, reviews=False)
+    _watch(db, meter, club, len(bodies), worker, run)
     uploader.join()
-    _watch(db, club, len(bodies), worker, watcher_run, reviews=True)
-    watcher_run.uploads = uploads[0]
-    watcher_run.verdict_times = db.verdict_times(club, uploads[0].started - 1)
-    watcher_run.statuses = db.statuses(club)
+    run.cpu = meter.sample(worker.pid) - start
+    verdicts_rss = run.rss[-1][1] if run.rss else []
+    _watch(db, meter, club, len(bodies), worker, run, reviews=args.review_wait)
+    run.rss.append((len(bodies), verdicts_rss))  # at the last verdict, for the report
+    run.uploads = uploads[0]
+    run.verdict_times = db.verdict_times(club, uploads[0].started - 1)
+    run.statuses = db.statuses(club)
     print(f"  done; load average {_load()}")
-    return watcher_run
+    return run
 
 
-def _drain(args: argparse.Namespace, db: Database, env: dict[str, str], club: int, key: str,
-           bodies: list[bytes]) -> Run:
-    print(f"worker alone: {len(bodies)} uploads queued with the worker stopped, then drained")
+def _drain(args: argparse.Namespace, db: Database, meter: CpuMeter, env: dict[str, str],
+           club: int, key: str, bodies: list[bytes]) -> Run:
+    print(f"worker alone: {len(bodies)} uploads queued with the worker stopped, then drained; "
+          f"load average {_load()}")
+    start = meter.sample(None)
     uploads = _upload_all(args, club, key, bodies)
+    time.sleep(1)  # the backends' last statements
+    uploaded = meter.sample(None)
     worker = _start_worker(env, args)
-    run = Run(uploads, [], {}, worker=worker)
-    _watch(db, club, args.matches + len(bodies), worker, run, reviews=False)
+    run = Run(uploads, [], {}, worker=worker, upload_cpu=uploaded - start)
+    ready = meter.sample(worker.pid)
+    _watch(db, meter, club, args.matches + len(bodies), worker, run)
+    run.cpu = meter.sample(worker.pid) - ready
     run.verdict_times = db.verdict_times(club, uploads.started - 1)
     run.statuses = db.statuses(club)
     print(f"  done; load average {_load()}")
@@ -485,15 +578,19 @@ def _print(args: argparse.Namespace, engine: float, run: Run, drain: Run | None)
     print(f"  upload→verified, sustained (10th–90th percentile): {sustained:.1f} matches/s "
           f"({sustained / engine:.3f} × engine per core)")
     if times:
-        print(f"  reviews drained {run.reviews_done - times[-1]:.1f} s after the last verdict "
-              f"({len(times) / max(1e-9, run.reviews_done - run.uploads.started):.1f} "
-              "matches/s verified and reviewed)")
-    # tasks done: verifications + reviews, 2 per match
-    early, total = args.matches // 2, 2 * args.matches
-    first, end = _rss_at(run, early), _rss_at(run, total)
-    growth = (max(end) - max(first)) * 1024 * 2 / max(1, total - early) if first else 0.0
-    print(f"  worker pool RSS: after {early} tasks {_mb(first)}; after {args.matches} matches "
-          f"verified and reviewed ({total} tasks) {_mb(end)}; growth {growth:+.2f} KB per match")
+        spent = run.reviews_done - run.uploads.started
+        print(f"  reviews (their own queue, after the verdicts): {run.reviewed} of "
+              f"{len(times)} stored {spent:.0f} s after the first upload "
+              f"({run.reviewed / max(1e-9, spent):.1f} matches/s verified and reviewed)")
+    # the pool's memory at the first sample past a quarter of the verdicts, at the last
+    # verdict, and after the reviews that ran
+    first, end = _rss_at(run, args.matches // 4), _rss_at(run, args.matches)
+    after_reviews = run.rss[-2][1] if len(run.rss) > 1 else []
+    span = max(1, args.matches - args.matches // 4)
+    growth = (max(end) - max(first)) * 1024 / span if first and end else 0.0
+    print(f"  worker pool RSS: after {args.matches // 4} verdicts {_mb(first)}; after "
+          f"{args.matches} {_mb(end)}; growth {growth:+.2f} KB per match; after the "
+          f"{run.reviewed} reviews too {_mb(after_reviews)}")
     drain_rate = 0.0
     if drain is not None and len(drain.verdict_times) > 1:
         d = drain.verdict_times
@@ -501,12 +598,31 @@ def _print(args: argparse.Namespace, engine: float, run: Run, drain: Run | None)
         print(f"  worker alone draining {len(d)} queued matches: {drain_rate:.1f} matches/s "
               f"({drain_rate / engine:.3f} × engine per core); "
               f"worker pool RSS {_mb(drain.rss[-1][1] if drain.rss else [])}")
+    capacity = 0.0
+    if drain is not None and drain.verdict_times:
+        n = len(drain.verdict_times)
+        up, ver = drain.upload_cpu, drain.cpu
+        per_match = (up.total + ver.total) / n
+        capacity = 2 / per_match if per_match else 0.0
+        print(f"  CPU per match, uploads alone: web {up.web / n * 1000:.1f} ms, PostgreSQL "
+              f"{up.database / n * 1000:.1f} ms; verification alone: worker "
+              f"{ver.worker / n * 1000:.1f} ms, PostgreSQL {ver.database / n * 1000:.1f} ms "
+              f"(engine alone {1000 / engine:.1f} ms)")
+        print(f"  capacity if the pipeline had both cores to itself: 2 / "
+              f"{per_match * 1000:.1f} ms = {capacity:.1f} matches/s uploaded and verified")
+    e2e = run.cpu
+    print(f"  CPU per match end to end (reviews that ran included): web "
+          f"{e2e.web / args.matches * 1000:.1f} ms, worker {e2e.worker / args.matches * 1000:.1f}"
+          f" ms, PostgreSQL {e2e.database / args.matches * 1000:.1f} ms")
     print()
     print(f"goals (issue 13; ratio goals scaled from {ISSUE_ROUNDS_PER_SECOND:.0f} rounds/s "
           f"per core for the engine there: {GOAL_RATE:.0f} matches/s = {goal_ratio:.3f} × engine):")
     _goal(f"upload→verified ≥ {GOAL_RATE:.0f} matches/s sustained", sustained >= GOAL_RATE,
           f"{sustained:.1f}; as a ratio {sustained / engine:.3f} vs {goal_ratio:.3f}: "
           + ("met" if sustained / engine >= goal_ratio else "not met"))
+    if capacity:
+        _goal(f"CPU-bound capacity ≥ {GOAL_RATE:.0f} matches/s on 2 cores", capacity >= GOAL_RATE,
+              f"{capacity:.1f}")
     _goal(f"upload POST p95 < {GOAL_P95_MS:.0f} ms with {args.clients} clients",
           _percentile(ms, 0.95) < GOAL_P95_MS, f"{_percentile(ms, 0.95):.1f} ms")
     _goal(f"worker RSS after {args.matches} matches ≤ {GOAL_RSS_MB:.0f} MB per child",
@@ -515,7 +631,7 @@ def _print(args: argparse.Namespace, engine: float, run: Run, drain: Run | None)
 
 
 def _rss_at(run: Run, done: int) -> list[float]:
-    """The pool's RSS at the first sample with ``done`` tasks (verdicts + reviews) done."""
+    """The pool's RSS at the first sample with ``done`` verdicts."""
     for count, sizes in run.rss:
         if count >= done and sizes:
             return sizes
