@@ -280,11 +280,8 @@ def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:
     content_sha256 = hashlib.sha256(canonical_bytes(doc)).hexdigest()
     source_match_id = doc.get("match_id")
 
-    existing = selectors.find_uploaded_match(
-        club=club, content_sha256=content_sha256, source_match_id=source_match_id
-    )
-    if existing is not None:
-        return _same_upload(existing, content_sha256)
+    # No look-up first: the unique constraints find a copy already there, at no cost to
+    # the usual upload, which is new
     try:
         with transaction.atomic():
             match = Match.objects.create(
@@ -309,7 +306,7 @@ def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:
                 for i, r in enumerate(doc["rounds"])
             )
     except IntegrityError:
-        # A concurrent upload of the same document committed first.
+        # The club has this document or its match_id (uploaded earlier, or concurrently).
         existing = selectors.find_uploaded_match(
             club=club, content_sha256=content_sha256, source_match_id=source_match_id
         )
