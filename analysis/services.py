@@ -204,15 +204,15 @@ def _write_results(
     _insert_rows(
         Violation,
         [
-            Violation(
-                verification=verification,
-                ordinal=ordinal,
-                round_index=v.get("round"),
-                event_index=v.get("event"),
-                seat=v.get("seat"),
-                code=v["code"],
-                message=v["message"],
-            )
+            {
+                "verification_id": verification.pk,
+                "ordinal": ordinal,
+                "round_index": v.get("round"),
+                "event_index": v.get("event"),
+                "seat": v.get("seat"),
+                "code": v["code"],
+                "message": v["message"],
+            }
             for ordinal, v in enumerate(report["violations"])
         ],
     )
@@ -220,40 +220,40 @@ def _write_results(
               Round.objects.filter(match=match).values_list("index", "pk", "dealer")}
     players = dict(Seat.objects.filter(match=match).values_list("seat", "player_id"))
     common = _match_facts(match, report)
-    settlements: list[RoundSettlement] = []
-    payments: list[Payment] = []
-    seat_results: list[SeatResult] = []
+    settlements: list[dict[str, Any]] = []
+    payments: list[dict[str, Any]] = []
+    seat_results: list[dict[str, Any]] = []
     for index, result in enumerate(report["rounds"]):
         if index not in rounds:
             continue
         round_id, dealer = rounds[index]
         settlements.append(
-            RoundSettlement(
-                round_id=round_id,
-                incomplete=result["incomplete"],
-                next_dealer=result["next_dealer"],
-                deltas=result["deltas"],
-            )
+            {
+                "round_id": round_id,
+                "incomplete": result["incomplete"],
+                "next_dealer": result["next_dealer"],
+                "deltas": result["deltas"],
+            }
         )
         payments.extend(
-            Payment(
-                round_id=round_id,
-                ordinal=ordinal,
-                payer=p["payer"],
-                payee=p["payee"],
-                amount=p["amount"],
-                reason=p["reason"],
-                params=p.get("params", {}),
-                detail=p.get("detail", ""),
-                payer_player_id=players.get(p["payer"]),
-                payee_player_id=players.get(p["payee"]),
-            )
+            {
+                "round_id": round_id,
+                "ordinal": ordinal,
+                "payer": p["payer"],
+                "payee": p["payee"],
+                "amount": p["amount"],
+                "reason": p["reason"],
+                "params": p.get("params", {}),
+                "detail": p.get("detail", ""),
+                "payer_player_id": players.get(p["payer"]),
+                "payee_player_id": players.get(p["payee"]),
+            }
             for ordinal, p in enumerate(result["payments"])
         )
         facts = round_facts(result, plays[index] if index < len(plays) else None, dealer)
         seat_results.extend(
-            SeatResult(round_id=round_id, player_id=players[s["seat"]], **_seat_facts(s),
-                       **common, **f)
+            {"round_id": round_id, "player_id": players[s["seat"]], **_seat_facts(s), **common,
+             **f}
             for s, f in zip(result["seats"], facts, strict=True)
         )
     _insert_rows(RoundSettlement, settlements)
@@ -261,37 +261,41 @@ def _write_results(
     _insert_rows(SeatResult, seat_results)
 
 
-def _insert_rows(model: type[models.Model], rows: list[Any]) -> None:
-    """Insert new rows whose ids nobody needs back: with COPY on PostgreSQL, else in bulk.
+def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
+    """Insert new rows, given as {attname: value} (the fields left out take their default),
+    whose ids nobody needs back: with COPY on PostgreSQL, else ``bulk_create``.
 
     A verification writes about a hundred rows per match (settlement, payment lines, seat
-    facts). ``bulk_create`` prepares and quotes each value in Python, which cost more than
-    the replay itself (README, "Pipeline benchmark"); COPY sends the values as they are.
+    facts). Model instances and ``bulk_create``, which prepares and quotes each value in
+    Python, cost more than the replay itself (README, "Pipeline benchmark"); COPY takes
+    the values as they are.
     """
     if not rows:
         return
     if connection.vendor != "postgresql":
-        model._default_manager.bulk_create(rows)
+        model._default_manager.bulk_create([model(**row) for row in rows])
         return
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    names = [str(f.attname) for f in fields]
+    unknown = set(rows[0]) - set(names)
+    if unknown:  # what model(**row) would refuse
+        raise TypeError(f"{model.__name__} has no field {sorted(unknown)[0]!r}")
+    columns = list(zip(names, [f.get_default() for f in fields], strict=True))
+    json_fields = [i for i, f in enumerate(fields) if isinstance(f, models.JSONField)]
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(str(f.column)) for f in fields)
-    sql = f"COPY {quote(model._meta.db_table)} ({columns}) FROM STDIN"
-    encode = [_copy_encoder(f) for f in fields]
-    names = [f.attname for f in fields]
+    sql = (f"COPY {quote(model._meta.db_table)} "
+           f"({', '.join(quote(str(f.column)) for f in fields)}) FROM STDIN")
     with (
         connection.cursor() as cursor,
         connection.wrap_database_errors,
         cursor.cursor.copy(sql) as copy,
     ):
         for row in rows:
-            copy.write_row([enc(getattr(row, n)) for enc, n in zip(encode, names, strict=True)])
-
-
-def _copy_encoder(field: models.Field[Any, Any]) -> Any:
-    if isinstance(field, models.JSONField):
-        return lambda value: None if value is None else json.dumps(value)
-    return lambda value: value
+            values = [row.get(name, default) for name, default in columns]
+            for i in json_fields:
+                if values[i] is not None:
+                    values[i] = json.dumps(values[i])
+            copy.write_row(values)
 
 
 _SEAT_FIELDS = (
@@ -307,7 +311,7 @@ def _seat_facts(seat: dict[str, Any]) -> dict[str, Any]:
 def _match_facts(match: Match, report: dict[str, Any]) -> dict[str, Any]:
     """What every seat row copies from its match, so statistics filter one table."""
     return {
-        "match": match,
+        "match_id": match.pk,
         "club_id": match.club_id,
         "played_at": match.played_at or match.uploaded_at,
         "ruleset_name": match.ruleset_name,
