@@ -588,9 +588,10 @@ def _print(args: argparse.Namespace, engine: float, run: Run, drain: Run | None)
     after_reviews = run.rss[-2][1] if len(run.rss) > 1 else []
     span = max(1, args.matches - args.matches // 4)
     growth = (max(end) - max(first)) * 1024 / span if first and end else 0.0
+    peak = max((max(sizes) for _, sizes in run.rss if sizes), default=0.0)
     print(f"  worker pool RSS: after {args.matches // 4} verdicts {_mb(first)}; after "
           f"{args.matches} {_mb(end)}; growth {growth:+.2f} KB per match; after the "
-          f"{run.reviewed} reviews too {_mb(after_reviews)}")
+          f"{run.reviewed} reviews too {_mb(after_reviews)}; largest seen {peak:.0f} MB")
     drain_rate = 0.0
     if drain is not None and len(drain.verdict_times) > 1:
         d = drain.verdict_times

@@ -302,6 +302,11 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # One message per pool process at a time: a long review never holds back a verification
 # that another process could start, and a dead process loses (to redelivery) one message.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A pool process is replaced after this many tasks, or after a task that leaves it above
+# this resident size (KB): its memory stays bounded whatever the engine's caches or the
+# allocator keep (measured: about 10 KB per verification; a review's tables tens of MB).
+CELERY_WORKER_MAX_TASKS_PER_CHILD = envint("CELERY_MAX_TASKS_PER_CHILD", 500)
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = envint("CELERY_MAX_MEMORY_PER_CHILD_KB", 200_000)
 CELERY_TASK_TIME_LIMIT = VERIFY_TIME_LIMIT_SECONDS
 CELERY_TASK_SOFT_TIME_LIMIT = max(1, VERIFY_TIME_LIMIT_SECONDS - 10)
 CELERY_TASK_IGNORE_RESULT = True  # the state lives in the database, not a result backend
