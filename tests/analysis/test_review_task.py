@@ -160,7 +160,7 @@ def test_the_review_task_survives_dead_workers_in_a_queue_of_its_own() -> None:
     route = celery_app.conf.task_routes["analysis.tasks.review_match"]
     assert route["queue"] == settings.CELERY_REVIEW_QUEUE != settings.CELERY_TASK_DEFAULT_QUEUE
     # a worker of both queues polls the verifications first
-    assert list(celery_app.conf.task_queues)[0] == settings.CELERY_TASK_DEFAULT_QUEUE
+    assert next(iter(celery_app.conf.task_queues)) == settings.CELERY_TASK_DEFAULT_QUEUE
     assert celery_app.conf.broker_transport_options["queue_order_strategy"] == "priority"
 
 
