@@ -106,7 +106,19 @@ class Option:
     def to_json(self) -> dict[str, Any]:
         return {"chosen": self.chosen, "shanten_before": self.shanten_before,
                 "shanten_after": self.shanten_after, "unseen": self.unseen,
-                "ukeire": [{"tile": str(t), "unseen": n} for t, n in self.ukeire]}
+                "ukeire": _ukeire_json(self.mask, self.left)}
+
+
+def _ukeire_json(mask: int, left: Sequence[int]) -> list[dict[str, Any]]:
+    """:attr:`Option.ukeire` as JSON, from the set bits (every option of every decision
+    is printed this way)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        kind = low.bit_length() - 1
+        out.append({"tile": _NAMES[kind], "unseen": left[kind]})
+        mask ^= low
+    return out
 
 
 @dataclass(frozen=True, slots=True)
