@@ -8,8 +8,9 @@ class AnalysisConfig(AppConfig):
     name = "analysis"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_delete
+        from django.db.models.signals import post_delete, pre_delete
 
+        from analysis.aggregates import forget_match
         from analysis.tasks import queue_verification, rate_again_after_delete
         from records.models import Match
         from records.signals import match_needs_verifying
@@ -17,3 +18,5 @@ class AnalysisConfig(AppConfig):
         match_needs_verifying.connect(queue_verification, dispatch_uid="analysis.verify")
         # however a match goes (API, page, admin), the ratings that counted it are redone
         post_delete.connect(rate_again_after_delete, sender=Match, dispatch_uid="analysis.rate")
+        # and the materialised statistics stop counting it (analysis.aggregates)
+        pre_delete.connect(forget_match, sender=Match, dispatch_uid="analysis.aggregates")

@@ -13,7 +13,7 @@ from django.db.models import F
 from django.utils import timezone
 
 import xuezhan
-from analysis import stats
+from analysis import aggregates, stats
 from analysis.facts import round_facts
 from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
 from records.models import Match, Round, Seat
@@ -30,7 +30,9 @@ def verify_match(*, match_id: int, force: bool = False) -> Match:
     The match row stays locked for the whole run, so two workers never interleave.
     """
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match_id)
+        # NO KEY: another verification's rows that point at this match (the statistics'
+        # day rows, analysis.aggregates) must not wait on it at their commit
+        match = Match.objects.select_for_update(no_key=True).get(pk=match_id)
         if match.is_terminal and not force:
             return match
         # rows exist only after a committed verification, which always writes its
@@ -51,6 +53,7 @@ def verify_match(*, match_id: int, force: bool = False) -> Match:
             match.last_error = ""
         match.status_changed_at = timezone.now()
         match.save(update_fields=["status", "last_error", "status_changed_at"])
+        aggregates.refresh_match(match.pk)  # the day rows follow the facts, cleared or new
     stats.facts_changed(match.club_id)
     return match
 
