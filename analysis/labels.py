@@ -1,7 +1,8 @@
 """The engine's identifiers as people read them, in the page language.
 
 One table per kind of identifier (patterns, add-ons, payment reasons, violation codes,
-match statuses), keyed exactly as the engine writes them (docs: README's glossary).
+match statuses; the statistics' keys, decomposition parts and filters), keyed exactly as
+the engine and the stats API write them (docs: README's glossary, docs/statistics.md).
 The English names carry the Chinese term where players know the game by it; the
 zh-Hans catalogue (locale/zh_Hans/LC_MESSAGES/django.po) gives the Chinese names.
 An identifier missing here is shown as it is, never dropped.
@@ -185,6 +186,89 @@ SUITS: dict[str, Promise] = {
     "s": pgettext_lazy("suit", "Bamboo"),
 }
 
+#: every statistic of the stats API (docs/statistics.md), nested ones as ``a.b``; the
+#: decision-review ones are named before the API serves them, so the page is ready
+STATS: dict[str, Promise] = {
+    # the context keeps these apart from the same words on other pages (盘数, 净分)
+    "matches": pgettext_lazy("statistic", "Matches"),
+    "rounds": pgettext_lazy("statistic", "Rounds"),
+    "net": pgettext_lazy("statistic", "Net"),
+    "net_per_round": _("Net per round"),
+    "wins": _("Rounds won"),
+    "win_rate": _("Win rate"),
+    "self_draw_wins": _("Self-drawn wins (zi mo)"),
+    "self_draw_rate": _("Self-drawn share of wins"),
+    "average_win": _("Average win (points)"),
+    "average_fan": _("Average fan per win"),
+    "deal_ins": _("Deal-ins (dian pao)"),
+    "deal_in_rate": _("Deal-in rate per round"),
+    "deal_in_rate_per_turn": _("Deal-in rate per active turn"),
+    "average_deal_in": _("Average deal-in (points)"),
+    "paid_for_self_draws": _("Paid for others' self-draws"),
+    "paid_for_self_draw_rate_per_turn": _("Paid for self-draws per active turn"),
+    "active_turns": _("Active turns"),
+    "claim_rate": _("Rounds with a peng or direct kong"),
+    "draw_rate": _("Drawn rounds, still in"),
+    "ready_at_draw_rate": _("Ready (ting) at the draw"),
+    "dealer_rounds": _("Rounds as dealer"),
+    "first_win_rate": _("First-winner rate"),
+    "win_order.1": _("Wins as 1st winner"),
+    "win_order.2": _("Wins as 2nd winner"),
+    "win_order.3": _("Wins as 3rd winner"),
+    "last_standing_rate": _("Last one standing"),
+    "roots_per_win": _("Roots (gen) per win"),
+    "kong_bloom_rate": _("Win on a kong's replacement (gang shang hua)"),
+    "kong_discard_win_rate": _("Win on the discard after a kong (gang shang pao)"),
+    "rob_kong_win_rate": _("Robbing a kong (qiang gang)"),
+    "last_tile_win_rate": _("Win on the last tile (hai di)"),
+    "heaven_earth_win_rate": _("Heavenly or earthly win (tian hu, di hu)"),
+    "capped_win_rate": _("Wins at the fan cap"),
+    "kongs.direct": _("Direct kongs per round"),
+    "kongs.added": _("Added kongs per round"),
+    "kongs.concealed": _("Concealed kongs per round"),
+    "kong_income.gross": _("Kong money received"),
+    "kong_income.net": _("Kong money, net"),
+    "tax_refunds": _("Tax refunds paid (tui shui)"),
+    "call_transfer_in": _("Call transfers received (hu jiao zhuan yi)"),
+    "call_transfer_out": _("Call transfers paid (hu jiao zhuan yi)"),
+    "robbed_kongs": _("Own kongs robbed"),
+    "flower_pig": _("Paid as flower pig (hua zhu)"),
+    "ting_check_received": _("Ready check received (cha jiao)"),
+    "ting_check_paid": _("Ready check paid (cha jiao)"),
+    "big_deal_ins": _("Big deal-ins (3+ fan) per round"),
+    "exchange_shortest_rate": _("Exchange from the shortest suit"),
+    "void_is_given_rate": _("Void suit is the suit given away"),
+    "void_fewest_rate": _("Void on the suit with fewest tiles"),
+    "void_cleared_turn": _("Turn the void suit was cleared"),
+    "starting_shanten": _("Starting shanten (xiang ting)"),
+    "best_discard_rate": _("Best-discard match rate"),
+    "ukeire_lost_per_discard": _("Tiles of 进张 lost per discard"),
+}
+
+#: the parts of the net decomposition (docs/statistics.md, "Net decomposition")
+PARTS: dict[str, Promise] = {
+    "wins": _("Own wins"),
+    "paid_for_wins": _("Paid for others' wins"),
+    "kongs": _("Kongs, after call transfers and tax refunds"),
+    "ting_check": _("Ready check and price difference (cha jiao)"),
+    "flower_pig": _("Flower pig (hua zhu)"),
+    "net": pgettext_lazy("statistic", "Net"),
+}
+
+#: the statistics' filters, as the query parameters name them (an unknown name, such as
+#: DRF's ``non_field_errors``, shows as it is)
+FILTERS: dict[str, Promise] = {
+    "from": pgettext_lazy("filter", "From"),
+    "to": pgettext_lazy("filter", "To"),
+    "ruleset": pgettext_lazy("filter", "Ruleset"),
+    "with": pgettext_lazy("filter", "Only rounds with"),
+    "include_illegal": pgettext_lazy("filter", "Include illegal matches"),
+    "period": pgettext_lazy("filter", "Period"),
+    "stat": pgettext_lazy("filter", "Statistic"),
+    "min_rounds": pgettext_lazy("filter", "At least this many rounds"),
+    "order": pgettext_lazy("filter", "Order"),
+}
+
 KINDS: dict[str, dict[str, Promise]] = {
     "pattern": PATTERNS,
     "add_on": ADD_ONS,
@@ -193,6 +277,9 @@ KINDS: dict[str, dict[str, Promise]] = {
     "status": STATUSES,
     "role": ROLES,
     "suit": SUITS,
+    "stat": STATS,
+    "part": PARTS,
+    "filter": FILTERS,
 }
 
 

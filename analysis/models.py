@@ -188,6 +188,13 @@ class SeatResult(models.Model):
     void_fewest = models.BooleanField(null=True)
     void_cleared_turn = models.PositiveSmallIntegerField(null=True)
     starting_shanten = models.SmallIntegerField(null=True)
+    # from the decision review (Verification.review), written by analysis.aggregates;
+    # all 0 when the round has no review
+    reviewed_discards = models.PositiveSmallIntegerField(default=0)
+    best_discards = models.PositiveSmallIntegerField(
+        default=0, help_text="Reviewed discards judged best or equal (一致)."
+    )
+    ukeire_lost = models.PositiveIntegerField(default=0, help_text="进张 lost over the discards.")
 
     class Meta:
         ordering = ["round_id", "seat"]
@@ -207,6 +214,150 @@ class SeatResult(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.seat} of {self.round}: {self.delta:+d}"
+
+
+# --- Materialised statistics (analysis.aggregates, docs/statistics.md "Scale") ---
+# Derived from SeatResult, Seat and Payment by analysis.aggregates.refresh_match for the
+# (player, day) keys a match touches; never written anywhere else.
+
+
+class _StatsKey(models.Model):
+    """What the statistics filter on: the club, the player, the UTC day of ``played_at``,
+    the ruleset and the verdict. Only complete rounds are ever counted into these rows."""
+
+    club = models.ForeignKey("records.Club", on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    ruleset_name = models.CharField(max_length=64, default="")
+    legal = models.BooleanField()
+
+    class Meta:
+        abstract = True
+
+
+class PlayerDay(_StatsKey):
+    """A player's sums of one day (per ruleset and verdict): every sum of
+    ``analysis.stats.AGGREGATES``, under the same name, over that day's seat rows."""
+
+    rounds = models.IntegerField(default=0)
+    matches = models.IntegerField(default=0)
+    net = models.IntegerField(default=0)
+    wins = models.IntegerField(default=0)
+    self_draw_wins = models.IntegerField(default=0)
+    win_received = models.IntegerField(default=0)
+    win_paid = models.IntegerField(default=0)
+    fan = models.IntegerField(default=0)
+    deal_ins = models.IntegerField(default=0)
+    deal_in_amount = models.IntegerField(default=0)
+    big_deal_ins = models.IntegerField(default=0)
+    active_turns = models.IntegerField(default=0)
+    paid_self_draws = models.IntegerField(default=0)
+    claim_rounds = models.IntegerField(default=0)
+    drawn_in = models.IntegerField(default=0)
+    ready_at_draw = models.IntegerField(default=0)
+    dealer_rounds = models.IntegerField(default=0)
+    first = models.IntegerField(default=0)
+    second = models.IntegerField(default=0)
+    third = models.IntegerField(default=0)
+    last_standing = models.IntegerField(default=0)
+    roots = models.IntegerField(default=0)
+    kong_bloom = models.IntegerField(default=0)
+    kong_discard_win = models.IntegerField(default=0)
+    rob_kong_win = models.IntegerField(default=0)
+    last_tile_win = models.IntegerField(default=0)
+    heaven_earth = models.IntegerField(default=0)
+    capped = models.IntegerField(default=0)
+    kongs_direct = models.IntegerField(default=0)
+    kongs_added = models.IntegerField(default=0)
+    kongs_concealed = models.IntegerField(default=0)
+    kong_income = models.IntegerField(default=0)
+    kong_net = models.IntegerField(default=0)
+    tax_refunds = models.IntegerField(default=0)
+    refunded = models.IntegerField(default=0)
+    call_transfer_in = models.IntegerField(default=0)
+    call_transfer_in_amount = models.IntegerField(default=0)
+    call_transfer_out = models.IntegerField(default=0)
+    call_transfer_out_amount = models.IntegerField(default=0)
+    robbed_kongs = models.IntegerField(default=0)
+    pig_rounds = models.IntegerField(default=0)
+    pig_paid = models.IntegerField(default=0)
+    pig_net = models.IntegerField(default=0)
+    ting_received_rounds = models.IntegerField(default=0)
+    ting_received = models.IntegerField(default=0)
+    ting_paid_rounds = models.IntegerField(default=0)
+    ting_paid = models.IntegerField(default=0)
+    ting_net = models.IntegerField(default=0)
+    exchanges = models.IntegerField(default=0)
+    exchange_shortest = models.IntegerField(default=0)
+    void_given_of = models.IntegerField(default=0)
+    void_is_given = models.IntegerField(default=0)
+    voids = models.IntegerField(default=0)
+    void_fewest = models.IntegerField(default=0)
+    void_cleared_sum = models.IntegerField(default=0)
+    void_cleared_of = models.IntegerField(default=0)
+    shanten_sum = models.IntegerField(default=0)
+    shanten_of = models.IntegerField(default=0)
+    reviewed_discards = models.IntegerField(default=0)
+    best_discards = models.IntegerField(default=0)
+    ukeire_lost = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "day", "ruleset_name", "legal"], name="playerday_unique_key"
+            )
+        ]
+        indexes = [models.Index(fields=["club", "day"], name="playerday_club_day")]
+
+
+class PlayerDayPattern(_StatsKey):
+    """A player's wins of one day with one top pattern."""
+
+    pattern = models.CharField(max_length=64)
+    wins = models.IntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["player", "day"], name="playerdaypattern_player_day")]
+
+
+class PairDay(_StatsKey):
+    """Head-to-head of one day: rounds ``player`` and ``other`` sat at together, and what
+    ``other`` paid ``player`` minus the reverse over those rounds' payment lines."""
+
+    other = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    rounds = models.IntegerField()
+    net = models.IntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["player", "day"], name="pairday_player_day")]
+
+
+class PlayerMatch(_StatsKey):
+    """A player's match: its net and records (the runs and record rounds read these; the
+    record rounds' indexes are copied so that reading them needs no join)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    played_at = models.DateTimeField()
+    rounds = models.IntegerField()
+    net = models.IntegerField()
+    best_win = models.IntegerField(null=True, help_text="The largest delta of a round won.")
+    best_win_round = models.ForeignKey(
+        Round, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    best_win_index = models.PositiveSmallIntegerField(null=True, help_text="Its round's index.")
+    worst_loss = models.IntegerField(null=True, help_text="The most negative round delta.")
+    worst_loss_round = models.ForeignKey(
+        Round, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    worst_loss_index = models.PositiveSmallIntegerField(null=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="playermatch_unique_player")
+        ]
+        indexes = [
+            models.Index(fields=["player", "played_at"], name="playermatch_player_played")
+        ]
 
 
 # --- League bookkeeping: seasons, accepted matches, settle-ups ---

@@ -16,7 +16,7 @@ from django.db.models import F
 from django.utils import timezone
 
 import xuezhan
-from analysis import stats
+from analysis import aggregates, stats
 from analysis.facts import round_facts
 from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
 from analysis.signals import publish_verdict_stored
@@ -43,12 +43,17 @@ def verify_match(*, match_id: int, force: bool = False) -> Match:
         return match
     outcome = _run_engine(match.document)
     with transaction.atomic():
-        locked = Match.objects.select_for_update().defer("raw", "document").get(pk=match_id)
+        # NO KEY: another verification's rows that point at this match (the statistics'
+        # day rows, analysis.aggregates) must not wait on it at their commit
+        locked = (
+            Match.objects.select_for_update(no_key=True).defer("raw", "document").get(pk=match_id)
+        )
         if locked.is_terminal and not force:
             return locked  # another run got there first: its rows stand
         if locked.content_sha256 != match.content_sha256:  # corrected since it was read
             outcome = _run_engine(Match.objects.values_list("document", flat=True).get(pk=match_id))
         _store_outcome(locked, outcome)
+        aggregates.refresh_match(locked.pk)  # the day rows follow the facts, cleared or new
     stats.facts_changed(locked.club_id)
     if locked.status in FACT_STATUSES:
         publish_verdict_stored(locked.pk)
@@ -115,9 +120,11 @@ def store_review(*, match_id: int) -> bool:
     review = _review_summary(document)
     if review is None:
         return False  # nothing to review: the verification keeps its null
-    stored = pending.filter(match__content_sha256=content_sha256).update(review=review)
+    with transaction.atomic():
+        stored = pending.filter(match__content_sha256=content_sha256).update(review=review)
+        if stored:  # the statistics' rows copy the summaries (analysis.aggregates)
+            aggregates.refresh_match(match_id)
     if stored:
-        # statistics read the summaries; aggregates built from them refresh here
         stats.facts_changed(Match.objects.values_list("club_id", flat=True).get(pk=match_id))
     return bool(stored)
 

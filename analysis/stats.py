@@ -1,9 +1,16 @@
 """Player statistics, aggregated in the database over the facts (docs/statistics.md).
 
-Every figure is a SQL aggregate over ``SeatResult`` rows (one per seat per round): sums and
-counts first, then one division per rate. ``player_stats`` serves the API's shape;
-``club_table`` computes the same statistics for every player of a club in one grouped
-query, for the leaderboard and the percentiles.
+Every figure is a SQL aggregate: sums and counts first, then one division per rate. The
+sums come from one of two sources that give the same numbers:
+
+- ``"aggregates"`` (the default): the materialised per-player-per-day rows of
+  ``analysis.aggregates`` (``PlayerDay`` and its siblings), a few hundred rows a player;
+- ``"facts"``: the ``SeatResult`` rows themselves (one per seat per round), with the same
+  :data:`AGGREGATES`. The ``with`` filter (rounds shared with a co-player) needs the
+  rounds, so it always reads the facts.
+
+``player_stats`` serves the API's shape; ``club_table`` computes the same statistics for
+every player of a club in one grouped query, for the leaderboard and the percentiles.
 """
 
 from __future__ import annotations
@@ -14,19 +21,27 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.cache import cache
-from django.db.models import Count, Min, Q, QuerySet, Sum
+from django.db.models import Count, Min, Model, Q, QuerySet, Sum
 from django.db.models.functions import TruncMonth, TruncWeek
 from django.utils import timezone
 
-from analysis.models import Payment, SeatResult
+from analysis.models import (
+    PairDay,
+    Payment,
+    PlayerDay,
+    PlayerDayPattern,
+    PlayerMatch,
+    SeatResult,
+)
 from records.models import Club, Player, Seat
 
-DEFINITIONS_VERSION = 1
+DEFINITIONS_VERSION = 2
 LOW_SAMPLE = 30
 TREND_WINDOW = 4
+M = TypeVar("M", bound=Model)
 CLUB_TABLE_SECONDS = 3600  # a bound: a changed definition (a deploy) refreshes within the hour
 
 
@@ -69,6 +84,31 @@ def counted(club: Club, filters: Filters) -> QuerySet[SeatResult]:
 
 def _midnight(day: date) -> datetime:
     return timezone.make_aware(datetime.combine(day, time.min))
+
+
+def keyed(model: type[M], club: Club, filters: Filters) -> QuerySet[M]:
+    """The club's rows of a materialised table (``PlayerDay`` …) that count under
+    ``filters``; their ``day`` is the UTC date of ``played_at``, so the date filters select
+    exactly the rounds :func:`counted` selects. ``with`` is not theirs to answer."""
+    rows = model._default_manager.filter(club=club)
+    if not filters.include_illegal:
+        rows = rows.filter(legal=True)
+    if filters.start is not None:
+        rows = rows.filter(day__gte=filters.start)
+    if filters.end is not None:
+        rows = rows.filter(day__lte=filters.end)
+    if filters.ruleset:
+        rows = rows.filter(ruleset_name=filters.ruleset)
+    return rows
+
+
+def source_of(filters: Filters, source: str | None = None) -> str:
+    """Which rows answer: the day rows unless asked otherwise or filtered by ``with``."""
+    if filters.with_player is not None:
+        return "facts"
+    if source is not None and source not in SOURCES:
+        raise ValueError(f"unknown source {source!r}")
+    return source or DEFAULT_SOURCE
 
 
 def _count(condition: Q) -> Count:
@@ -136,17 +176,27 @@ AGGREGATES: dict[str, Any] = {
     "void_cleared_of": _count(Q(void_cleared_turn__isnull=False)),
     "shanten_sum": Sum("starting_shanten"),
     "shanten_of": _count(Q(starting_shanten__isnull=False)),
+    "reviewed_discards": Sum("reviewed_discards"),
+    "best_discards": Sum("best_discards"),
+    "ukeire_lost": Sum("ukeire_lost"),
 }
+#: the same sums over the day rows, whose columns carry the names of :data:`AGGREGATES`
+DAY_SUMS: dict[str, Any] = {k: Sum(k) for k in AGGREGATES}
+SOURCES = ("aggregates", "facts")
+#: where figures come from when the caller does not say (benchmarks/bench_stats.py times both)
+DEFAULT_SOURCE = "aggregates"
 
 
-def aggregate(rows: QuerySet[SeatResult]) -> dict[str, Any]:
-    """The sums of :data:`AGGREGATES` over one player's ``rows`` (grouped by the player:
-    Django compiles that faster than ``.aggregate()``; aliased, as the names are columns)."""
-    found = list(rows.values("player_id").annotate(**{f"a_{k}": v for k, v in AGGREGATES.items()}))
+def aggregate(rows: QuerySet[Any], sums: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The sums of :data:`AGGREGATES` over one player's ``rows`` — seat rows, or day rows
+    with ``sums=DAY_SUMS`` (grouped by the player: Django compiles that faster than
+    ``.aggregate()``; aliased, as the names are columns)."""
+    sums = AGGREGATES if sums is None else sums
+    found = list(rows.values("player_id").annotate(**{f"a_{k}": v for k, v in sums.items()}))
     if not found:
         return dict.fromkeys(AGGREGATES, 0)
-    sums: dict[str, Any] = dict(found[0])
-    return {k: sums[f"a_{k}"] for k in AGGREGATES}
+    values: dict[str, Any] = dict(found[0])
+    return {k: values[f"a_{k}"] for k in AGGREGATES}
 
 
 def rate(numerator: int, denominator: int) -> dict[str, Any]:
@@ -220,6 +270,8 @@ def build_stats(sums: dict[str, Any], patterns: dict[str, int] | None = None) ->
         "void_fewest_rate": rate(a["void_fewest"], a["voids"]),
         "void_cleared_turn": rate(a["void_cleared_sum"], a["void_cleared_of"]),
         "starting_shanten": rate(a["shanten_sum"], a["shanten_of"]),
+        "best_discard_rate": rate(a["best_discards"], a["reviewed_discards"]),
+        "ukeire_lost_per_discard": rate(a["ukeire_lost"], a["reviewed_discards"]),
     }
     if patterns is not None:
         stats["patterns"] = {name: rate(n, wins) for name, n in sorted(patterns.items())}
@@ -240,27 +292,37 @@ def decomposition(sums: dict[str, Any]) -> dict[str, int]:
 
 
 def player_stats(
-    club: Club, player: Player, filters: Filters, period: str = "week"
+    club: Club, player: Player, filters: Filters, period: str = "week", source: str | None = None
 ) -> dict[str, Any]:
-    """Everything the player's stats endpoint serves (docs/statistics.md)."""
-    rows = counted(club, filters).filter(player=player)
-    sums = aggregate(rows)
-    patterns: dict[str, int] = {
-        str(name): n
-        for name, n in rows.filter(won=True, pattern__isnull=False)
-        .values_list("pattern")
-        .annotate(n=Count("id"))
-        .values_list("pattern", "n")
-    }
+    """Everything the player's stats endpoint serves (docs/statistics.md), from the day
+    rows or, with ``source="facts"`` or a ``with`` filter, from the seat rows."""
+    if source_of(filters, source) == "facts":
+        rows = counted(club, filters).filter(player=player)
+        sums = aggregate(rows)
+        patterns: QuerySet[Any] = rows.filter(won=True, pattern__isnull=False)
+        patterns = patterns.values_list("pattern").annotate(n=Count("id"))
+        parts = (head_to_head(rows, player), records(rows), trend(rows, period))
+    else:
+        days = keyed(PlayerDay, club, filters).filter(player=player)
+        sums = aggregate(days, DAY_SUMS)
+        patterns = keyed(PlayerDayPattern, club, filters).filter(player=player)
+        patterns = patterns.values_list("pattern").annotate(n=Sum("wins"))
+        parts = (
+            head_to_head_of_days(keyed(PairDay, club, filters).filter(player=player)),
+            records_of_matches(keyed(PlayerMatch, club, filters).filter(player=player)),
+            trend(days, period),
+        )
     return {
         "player": {"id": player.pk, "handle": player.handle},
         "definitions_version": DEFINITIONS_VERSION,
         "filters": filters.to_json(),
-        "stats": build_stats(sums, patterns),
+        "stats": build_stats(
+            sums, {str(name): n for name, n in patterns.values_list("pattern", "n")}
+        ),
         "decomposition": decomposition(sums),
-        "head_to_head": head_to_head(rows, player),
-        "records": records(rows),
-        "trend": trend(rows, period),
+        "head_to_head": parts[0],
+        "records": parts[1],
+        "trend": parts[2],
     }
 
 
@@ -299,11 +361,22 @@ def head_to_head(rows: QuerySet[SeatResult], player: Player) -> list[dict[str, A
     return sorted(table, key=lambda r: (-r["rounds"], r["handle"]))
 
 
+def head_to_head_of_days(pairs: QuerySet[PairDay]) -> list[dict[str, Any]]:
+    """:func:`head_to_head` from the player's ``PairDay`` rows: one grouped query."""
+    table = [
+        {"player": pk, "handle": handle, "rounds": n, "net": net}
+        for pk, handle, n, net in pairs.values_list("other_id", "other__handle")
+        .annotate(n=Sum("rounds"), s=Sum("net"))
+        .values_list("other_id", "other__handle", "n", "s")
+    ]
+    return sorted(table, key=lambda r: (-r["rounds"], r["handle"]))
+
+
 def records(rows: QuerySet[SeatResult]) -> dict[str, Any]:
     """The biggest win, the biggest loss, the longest run of matches won on net."""
     fields = ("delta", "match_id", "round__index", "played_at")
-    win = rows.filter(won=True).order_by("-delta", "played_at", "id").values(*fields).first()
-    loss = rows.filter(delta__lt=0).order_by("delta", "played_at", "id").values(*fields).first()
+    win = rows.filter(won=True).order_by("-delta", "played_at", "round_id")
+    loss = rows.filter(delta__lt=0).order_by("delta", "played_at", "round_id")
     matches = (
         rows.values("match_id")
         .annotate(net=Sum("delta"), at=Min("played_at"))
@@ -311,20 +384,42 @@ def records(rows: QuerySet[SeatResult]) -> dict[str, Any]:
         .values_list("match_id", "net")
     )
     return {
-        "biggest_win": _round_ref(win),
-        "biggest_loss": _round_ref(loss),
+        "biggest_win": _round_ref(win.values_list(*fields).first()),
+        "biggest_loss": _round_ref(loss.values_list(*fields).first()),
         "longest_positive_run": _longest_run(matches),
     }
 
 
-def _round_ref(row: dict[str, Any] | None) -> dict[str, Any] | None:
+def records_of_matches(matches: QuerySet[PlayerMatch]) -> dict[str, Any]:
+    """:func:`records` from the player's ``PlayerMatch`` rows (their record rounds)."""
+    win = matches.filter(best_win__isnull=False).order_by(
+        "-best_win", "played_at", "best_win_round_id"
+    )
+    loss = matches.filter(worst_loss__isnull=False).order_by(
+        "worst_loss", "played_at", "worst_loss_round_id"
+    )
+    return {
+        "biggest_win": _round_ref(
+            win.values_list("best_win", "match_id", "best_win_index", "played_at").first()
+        ),
+        "biggest_loss": _round_ref(
+            loss.values_list("worst_loss", "match_id", "worst_loss_index", "played_at").first()
+        ),
+        "longest_positive_run": _longest_run(
+            matches.order_by("played_at", "match_id").values_list("match_id", "net")
+        ),
+    }
+
+
+def _round_ref(row: tuple[Any, ...] | None) -> dict[str, Any] | None:
     if row is None:
         return None
+    amount, match_id, index, played_at = row
     return {
-        "amount": row["delta"],
-        "match": row["match_id"],
-        "round": row["round__index"],
-        "played_at": row["played_at"].isoformat() if row["played_at"] else None,
+        "amount": amount,
+        "match": match_id,
+        "round": index,
+        "played_at": played_at.isoformat() if played_at else None,
     }
 
 
@@ -339,29 +434,38 @@ def _longest_run(matches: Iterable[tuple[int, int]]) -> dict[str, Any]:
     return {"length": len(best), "matches": best}
 
 
-def trend(rows: QuerySet[SeatResult], period: str = "week") -> list[dict[str, Any]]:
-    """Per week or month: rounds, net and the main rates, and a rolling net per round."""
-    trunc = TruncMonth("played_at") if period == "month" else TruncWeek("played_at")
+#: the trend's sums over seat rows and over day rows
+_TREND_FACTS = {
+    "rounds": Count("id"),
+    "net": Sum("delta"),
+    "wins": _count(WON),
+    "deal_ins": Sum("deal_ins"),
+}
+_TREND_DAYS = {k: Sum(k) for k in _TREND_FACTS}
+
+
+def trend(rows: QuerySet[Any], period: str = "week") -> list[dict[str, Any]]:
+    """Per week or month: rounds, net and the main rates, and a rolling net per round
+    (``rows``: seat rows, or day rows)."""
+    days = rows.model is PlayerDay
+    field = "day" if days else "played_at"
+    trunc = TruncMonth(field) if period == "month" else TruncWeek(field)
     periods = list(
         rows.annotate(period=trunc)
         .values("period")
-        .annotate(
-            rounds=Count("id"),
-            net=Sum("delta"),
-            wins=_count(WON),
-            deal_ins=Sum("deal_ins"),
-        )
+        .annotate(**(_TREND_DAYS if days else _TREND_FACTS))
         .order_by("period")
     )
     out = []
     for i, p in enumerate(periods):
         window = periods[max(0, i - TREND_WINDOW + 1) : i + 1]
+        start = p["period"]
         out.append(
             {
-                "period": p["period"].date().isoformat() if p["period"] else None,
+                "period": _as_date(start).isoformat() if start else None,
                 "rounds": p["rounds"],
                 "net": p["net"] or 0,
-                "win_rate": rate(p["wins"], p["rounds"]),
+                "win_rate": rate(p["wins"] or 0, p["rounds"]),
                 "deal_in_rate": rate(p["deal_ins"] or 0, p["rounds"]),
                 "rolling_net_per_round": rate(
                     sum(w["net"] or 0 for w in window), sum(w["rounds"] for w in window)
@@ -371,20 +475,30 @@ def trend(rows: QuerySet[SeatResult], period: str = "week") -> list[dict[str, An
     return out
 
 
-def club_table(club: Club, filters: Filters) -> list[dict[str, Any]]:
+def _as_date(value: date | datetime) -> date:
+    return value.date() if isinstance(value, datetime) else value
+
+
+def club_table(club: Club, filters: Filters, source: str | None = None) -> list[dict[str, Any]]:
     """Every player of the club with counted rounds: id, handle and statistics.
 
-    One query grouped by player, kept in the cache until the club's facts change (the
-    verification bumps the club's facts version, :func:`facts_changed`)."""
+    One query grouped by player over the day rows (the seat rows with a ``with``
+    filter), kept in the cache until the club's facts change (the verification bumps the
+    club's facts version, :func:`facts_changed`)."""
     scope = hashlib.sha256(json.dumps(filters.to_json(), sort_keys=True).encode()).hexdigest()
-    key = f"stats:club-table:{club.pk}:{facts_version(club.pk)}:{scope[:32]}"
+    source = source_of(filters, source)
+    key = f"stats:club-table:{club.pk}:{facts_version(club.pk)}:{source}:{scope[:32]}"
     cached: list[dict[str, Any]] | None = cache.get(key)
     if cached is not None:
         return cached
+    if source == "facts":
+        rows: QuerySet[Any] = counted(club, filters)
+        sums = AGGREGATES
+    else:
+        rows, sums = keyed(PlayerDay, club, filters), DAY_SUMS
     grouped = (
-        counted(club, filters)
-        .values("player_id", "player__handle")
-        .annotate(**{f"a_{k}": v for k, v in AGGREGATES.items()})
+        rows.values("player_id", "player__handle")
+        .annotate(**{f"a_{k}": v for k, v in sums.items()})
         .order_by("player_id")
     )
     table = []

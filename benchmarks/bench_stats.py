@@ -12,10 +12,18 @@ Setup (not timed), when the club ``Bench club`` has fewer than ``--rounds`` roun
    over a year, until the club holds ``--rounds`` rounds. The copies carry an empty
    document (statistics never read it), so that 100k rounds fit in a few hundred MB.
 
+The materialised statistics (``analysis.aggregates``: per-player-per-day rows) are then
+rebuilt for the club in one pass (timed: ``manage.py rebuild_facts --aggregates-only``
+does the same), unless they are there already.
+
 Then it times ``--requests`` GETs of random players' stats (with and without filters)
 and of the leaderboard by random statistics, through Django's test client (the full
-view, serializer and JSON rendering, no network), prints min/median/p95/max in ms and
-the EXPLAIN ANALYZE of the main queries.
+view, serializer and JSON rendering, no network), once reading the seat rows
+(``source=facts``: the design before the day rows, the reference) and once reading the day
+rows (``aggregates``, what the endpoints use), the same requests in the same order; the
+leaderboard cold (cache cleared before each request) and warm. It also times
+``refresh_match`` (what each verification now adds), prints min/median/p95/max in ms, the
+ratios and the EXPLAIN ANALYZE of the main queries of both designs.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/xuezhan_stats_bench \\
         python benchmarks/bench_stats.py [--rounds 100000] [--players 24] [--requests 100]
@@ -42,12 +50,13 @@ import django
 django.setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.cache import cache  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from analysis import stats  # noqa: E402
-from analysis.models import Payment, SeatResult  # noqa: E402
+from analysis import aggregates, stats  # noqa: E402
+from analysis.models import Payment, PlayerDay, SeatResult  # noqa: E402
 from records import services  # noqa: E402
 from records.models import Club, Match, Player, Round, Seat  # noqa: E402
 
@@ -66,27 +75,73 @@ def main() -> int:
     have = SeatResult.objects.filter(club=club).count() // 4
     if have < args.rounds:
         _fill(club, user, args, have)
+    if args.rebuild or have < args.rounds or not PlayerDay.objects.filter(club=club).exists():
+        started = time.perf_counter()
+        with transaction.atomic():
+            aggregates.rebuild_club(club.pk)
+        print(f"aggregates rebuilt in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")  # fresh planner statistics after the bulk load
     rounds = SeatResult.objects.filter(club=club).count() // 4
-    print(f"{CLUB}: {rounds} rounds, {Player.objects.filter(club=club).count()} players")
+    print(
+        f"{CLUB}: {rounds} rounds, {Player.objects.filter(club=club).count()} players, "
+        f"{PlayerDay.objects.filter(club=club).count()} day rows; "
+        f"load average {_load()} at the start"
+    )
     client = Client(HTTP_HOST="127.0.0.1")  # one of ALLOWED_HOSTS
     client.force_login(user)
     players = list(Player.objects.filter(club=club).values_list("pk", flat=True))
-    rng = random.Random(args.seed)
-    keys = stats.stat_keys()
-    stats_ms = _time(args.requests, lambda: client.get(_stats_url(club, rng, players)))
-    board_ms = _time(
-        args.requests,
-        lambda: client.get(
-            f"/api/v1/clubs/{club.pk}/leaderboard/?stat={rng.choice(keys)}&min_rounds=30"
-        ),
-    )
-    _report("player stats", stats_ms, STATS_GOAL_MS)
-    _report("leaderboard", board_ms, BOARD_GOAL_MS)
+    results = {
+        source: _time_source(source, client, club, players, args)
+        for source in ("facts", "aggregates")
+    }
+    stats.DEFAULT_SOURCE = "aggregates"
+    goals = {"player stats": STATS_GOAL_MS, "leaderboard cold": BOARD_GOAL_MS}
+    for name in results["facts"]:
+        for source in ("facts", "aggregates"):
+            _report(f"{name} ({source})", results[source][name], goals.get(name, BOARD_GOAL_MS))
+        ratio = _p95(results["facts"][name]) / _p95(results["aggregates"][name])
+        print(f"  p95 facts / aggregates: {ratio:.1f}x")
+    _report("refresh_match", _time_refresh(club, args.requests), 1000.0)
+    print(f"load average {_load()} at the end")
     if args.explain:
         _explain(club, players[0])
     return 0
+
+
+def _time_source(
+    source: str, client: Client, club: Club, players: list[int], args: argparse.Namespace
+) -> dict[str, list[float]]:
+    """The endpoints' times with the figures read from ``source``."""
+    stats.DEFAULT_SOURCE = source
+    rng = random.Random(args.seed)  # the same requests for both sources
+    keys = stats.stat_keys()
+    board = f"/api/v1/clubs/{club.pk}/leaderboard/?min_rounds=30&stat="
+    return {
+        "player stats": _time(args.requests, lambda: client.get(_stats_url(club, rng, players))),
+        "leaderboard cold": _time(
+            args.requests, lambda: client.get(board + rng.choice(keys)), before=cache.clear
+        ),
+        "leaderboard warm": _time(args.requests, lambda: client.get(board + rng.choice(keys))),
+    }
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _time_refresh(club: Club, n: int) -> list[float]:
+    """``refresh_match`` of random matches (rolled back: the data stays as it is)."""
+    ids = list(Match.objects.filter(club=club).values_list("pk", flat=True))
+    rng = random.Random(1)
+    times = []
+    for match_id in rng.sample(ids, min(n, len(ids))):
+        with transaction.atomic():
+            start = time.perf_counter()
+            aggregates.refresh_match(match_id)
+            times.append((time.perf_counter() - start) * 1000)
+            transaction.set_rollback(True)
+    return times
 
 
 def _arguments() -> argparse.Namespace:
@@ -98,6 +153,9 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--requests", type=int, default=100)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-explain", dest="explain", action="store_false")
+    parser.add_argument(
+        "--rebuild", action="store_true", help="rebuild the day rows even if they are there"
+    )
     return parser.parse_args()
 
 
@@ -109,10 +167,12 @@ def _stats_url(club: Club, rng: random.Random, players: list[int]) -> str:
     return url
 
 
-def _time(n: int, request: Any) -> list[float]:
+def _time(n: int, request: Any, before: Any = None) -> list[float]:
     request()  # warm up
     times = []
     for _ in range(n):
+        if before is not None:
+            before()
         start = time.perf_counter()
         response = request()
         times.append((time.perf_counter() - start) * 1000)
@@ -120,11 +180,15 @@ def _time(n: int, request: Any) -> list[float]:
     return times
 
 
+def _p95(ms: list[float]) -> float:
+    return sorted(ms)[math.ceil(0.95 * len(ms)) - 1]  # nearest rank
+
+
 def _report(name: str, ms: list[float], goal: float) -> None:
-    p95 = sorted(ms)[math.ceil(0.95 * len(ms)) - 1]  # nearest rank
+    p95 = _p95(ms)
     verdict = "ok" if p95 < goal else "ABOVE GOAL"
     print(
-        f"{name:13s} n={len(ms)} min {min(ms):.1f} median {statistics.median(ms):.1f} "
+        f"{name:30s} n={len(ms)} min {min(ms):.1f} median {statistics.median(ms):.1f} "
         f"p95 {p95:.1f} max {max(ms):.1f} ms (goal p95 < {goal:.0f}: {verdict})"
     )
 
@@ -252,17 +316,33 @@ def _copy(club: Club, batch: list[tuple[dict[str, Any], list[Player], datetime, 
 
 
 def _explain(club: Club, player_id: int) -> None:
-    """The plans of the two queries that dominate: a player's aggregate and the club's."""
+    """The plans of the queries that dominate, over the seat rows and over the day rows: a
+    player's aggregate, the club's (the leaderboard), and the player's head-to-head."""
     if connection.vendor != "postgresql":
         return
-    rows = stats.counted(club, stats.Filters()).filter(player_id=player_id)
-    one = rows.values("player_id").annotate(**{f"a_{k}": v for k, v in stats.AGGREGATES.items()})
-    board = (
-        stats.counted(club, stats.Filters())
-        .values("player_id")
-        .annotate(**{f"a_{k}": v for k, v in stats.AGGREGATES.items()})
+    no_filter = stats.Filters()
+    facts = stats.counted(club, no_filter)
+    days = stats.keyed(PlayerDay, club, no_filter)
+    sums = {f"a_{k}": v for k, v in stats.AGGREGATES.items()}
+    day_sums = {f"a_{k}": v for k, v in stats.DAY_SUMS.items()}
+    pairs = stats.keyed(stats.PairDay, club, no_filter).filter(player_id=player_id)
+    queries = (
+        (
+            "player aggregate, seat rows",
+            facts.filter(player_id=player_id).values("player_id").annotate(**sums),
+        ),
+        (
+            "player aggregate, day rows",
+            days.filter(player_id=player_id).values("player_id").annotate(**day_sums),
+        ),
+        ("club table, seat rows", facts.values("player_id").annotate(**sums)),
+        ("club table, day rows", days.values("player_id").annotate(**day_sums)),
+        (
+            "head-to-head, day rows",
+            pairs.values("other_id").annotate(n=stats.Sum("rounds"), s=stats.Sum("net")),
+        ),
     )
-    for name, query in (("player aggregate", one), ("club table (leaderboard)", board)):
+    for name, query in queries:
         print(f"\n-- {name}\n{query.explain(analyze=True, buffers=True)}")
 
 

@@ -7,6 +7,7 @@ from xuezhan.hand import (
     TERMINALS,
     Meld,
     MeldKind,
+    SuitKeys,
     holds_suits,
     is_ready,
     is_seven_pairs,
@@ -104,6 +105,34 @@ def test_a_hand_holding_its_void_suit_never_wins() -> None:
 def test_counts_may_be_a_tuple() -> None:
     assert is_winning(tuple(c("11m")))
     assert waits(tuple(c("1m"))) == [Tile.parse("1m")]
+
+
+def test_kept_suit_keys_follow_the_tiles_in_and_out() -> None:
+    keys = SuitKeys(c("1112345678999m"))
+    assert not keys.is_winning()
+    keys.add(Tile.parse("5m"))
+    assert keys.is_winning()
+    assert not keys.is_winning(void=0)
+    keys.remove(Tile.parse("9m"), 2)
+    assert not keys.is_winning()        # 111·234·55·678·9
+    keys.add(Tile.parse("9m"), 2)
+    assert keys.is_winning()
+    assert keys.keys == SuitKeys(c("11123455678999m")).keys
+
+
+def test_kept_suit_keys_win_with_seven_pairs_and_not_with_their_void() -> None:
+    keys = SuitKeys(c("11334466m557799p"))
+    assert keys.is_winning() and keys.is_winning(void=2)
+    assert not keys.is_winning(void=1)
+
+
+def test_kept_suit_keys_follow_a_key_set_by_hand() -> None:
+    # a suit's state goes with its key object, so a key replaced without add() is
+    # still read afresh
+    keys = SuitKeys(c("123m456m789m234p5p"))
+    assert not keys.is_winning()
+    keys.keys[1] = SuitKeys(c("23455p")).keys[1]
+    assert keys.is_winning()
 
 
 # -- waits ------------------------------------------------------------------------

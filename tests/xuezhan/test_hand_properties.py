@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from xuezhan.fan import WinContext, score_win
-from xuezhan.hand import Meld, MeldKind, is_ready, is_winning, waits
+from xuezhan.hand import Meld, MeldKind, SuitKeys, is_ready, is_winning, waits
 from xuezhan.rules import Rules
 from xuezhan.shanten import shanten
 from xuezhan.tiles import TILES, counts_of
@@ -176,6 +176,50 @@ def test_waits_with_a_void_are_empty_or_unchanged(hand: tuple[list[int], int], v
     counts, _ = hand
     holds_void = any(counts[void * 9:void * 9 + 9])
     assert waits(counts, void) == ([] if holds_void else waits(counts))
+
+
+@st.composite
+def moves(draw: st.DrawFn) -> list[tuple[int, int]]:
+    """Tiles in (+1) and out (−1) of a hand, as a table moves them (the test skips a
+    move that would make a fifth copy or a hand of more than 14 tiles)."""
+    return draw(st.lists(st.tuples(st.integers(0, 26), st.sampled_from([1, -1])),
+                         max_size=30))
+
+
+@FAST
+@given(st.one_of(winning_hands(), ready_hands(), random_hands()), moves(),
+       st.one_of(st.none(), st.integers(0, 2)))
+def test_kept_suit_keys_win_and_wait_as_the_reference_after_every_move(
+        hand: tuple[list[int], int], steps: list[tuple[int, int]], void: int | None) -> None:
+    counts, _ = hand
+    keys = SuitKeys(counts)
+    for tile, n in steps:
+        if not 0 <= counts[tile] + n <= 4 or sum(counts) + n > 14:
+            continue  # no fifth copy, no hand of more than 14 tiles
+        counts[tile] += n
+        keys.add(tile, n)
+        holds_void = void is not None and any(counts[void * 9:void * 9 + 9])
+        assert keys.is_winning(void) == (ref_winning(counts) and not holds_void)
+        assert keys.is_winning(void) == is_winning(counts, void)
+        if sum(counts) % 3 == 1:
+            assert [int(t) for t in keys.waits(void)] == ([] if holds_void else ref_waits(counts))
+
+
+@FAST
+@given(st.one_of(winning_hands(), ready_hands()), moves())
+def test_a_copy_of_kept_keys_moves_on_its_own(hand: tuple[list[int], int],
+                                              steps: list[tuple[int, int]]) -> None:
+    counts, _ = hand
+    keys = SuitKeys(counts)
+    before = keys.is_winning()
+    copy = keys.copy()
+    for tile, n in steps:
+        if 0 <= counts[tile] + n <= 4 and sum(counts) + n <= 14:
+            counts[tile] += n
+            copy.add(tile, n)
+            copy.is_winning()
+    assert copy.is_winning() == ref_winning(counts)
+    assert keys.is_winning() == before
 
 
 PRESETS = [Rules.preset("chengdu"), Rules.preset("online"),

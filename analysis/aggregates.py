@@ -1,0 +1,271 @@
+"""Materialised statistics: per-player-per-day sums kept in step with the facts
+(docs/statistics.md, "Scale").
+
+``refresh_match`` rebuilds every derived row a match touches — ``PlayerDay``,
+``PlayerDayPattern``, ``PairDay`` and ``PlayerMatch`` — for the (player, day) keys of its
+seats, before and after the change: delete those keys, then insert them again from the
+seat rows, in the caller's transaction. The sums are the very aggregates the statistics
+define (``analysis.stats.AGGREGATES``) grouped by day, so a day row and the raw rows it
+replaces can never disagree. ``rebuild_club`` does the same for a whole club at once.
+
+It also copies the decision review's per-round summaries (``Verification.review``) onto the
+seat rows first, since the review may be stored after the verification.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from django.db import connection
+from django.db.models import Count, F, Min, Q, QuerySet, Sum
+from django.db.models.functions import TruncDate
+from django.utils import timezone
+
+from analysis import stats
+from analysis.models import (
+    PairDay,
+    PlayerDay,
+    PlayerDayPattern,
+    PlayerMatch,
+    SeatResult,
+    Verification,
+)
+from records.models import Match, Seat
+
+_KEY = ("player_id", "day", "ruleset_name", "legal")
+_REVIEW_FIELDS = ("reviewed_discards", "best_discards", "ukeire_lost")
+
+
+def refresh_match(match_id: int) -> None:
+    """Rebuild the derived statistics rows of every (player, day) the match touches: where
+    its seat rows are now and where its previous ``PlayerMatch`` rows said they were.
+
+    In the caller's transaction; once it commits, the caller calls
+    ``stats.facts_changed(club_id)`` so that cached club tables go (as ``verify_match``
+    does)."""
+    match = Match.objects.filter(pk=match_id).values("club_id").first()
+    if match is None:
+        return
+    _copy_review(match_id)
+    old = PlayerMatch.objects.filter(match_id=match_id).values_list("player_id", "day")
+    new = (
+        SeatResult.objects.filter(match_id=match_id)
+        .annotate(day=TruncDate("played_at"))
+        .values_list("player_id", "day")
+    )
+    keys = set(old) | set(new)
+    if not keys:
+        return
+    _lock(keys)
+    players = {p for p, _ in keys}
+    days = {d for _, d in keys}
+    scope = Q(player_id__in=players, day__in=days)
+    rows = SeatResult.objects.filter(
+        Q(player_id__in=players) & _on_days(days), club_id=match["club_id"], complete=True
+    )
+    _replace(scope & Q(club_id=match["club_id"]), rows)
+
+
+#: the advisory-lock namespace of the (player, day) keys (PostgreSQL's two-int form)
+LOCK_SPACE = 0x5A5354  # "ZST"
+
+
+def _lock(keys: set[tuple[int, date]]) -> None:
+    """Hold each (player, day) key until the transaction ends, taken in one order.
+
+    Two verifications of matches that share a player and a day would otherwise both
+    delete the key's rows and both insert them again, each missing the other's match or
+    counting it twice: the second waits here and then reads the first's committed rows.
+    SQLite writes one transaction at a time anyway."""
+    if connection.vendor != "postgresql":
+        return
+    # hashed into PostgreSQL's int4 (a collision only waits), in the hashes' order
+    hashed = sorted(
+        {(player_id * 1_000_003 + day.toordinal()) % (1 << 31) for player_id, day in keys}
+    )
+    with connection.cursor() as cursor:
+        for key in hashed:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, key])
+
+
+def rebuild_club(club_id: int) -> None:
+    """Rebuild every derived statistics row of a club from its seat rows (and the review
+    summaries), e.g. after a migration or ``manage.py rebuild_facts --aggregates-only``;
+    in a transaction (the tables stay locked against writers until it ends)."""
+    for match_id in (
+        Verification.objects.filter(match__club_id=club_id, review__isnull=False)
+        .values_list("match_id", flat=True)
+        .iterator()
+    ):
+        _copy_review(match_id)
+    if connection.vendor == "postgresql":
+        # a verification meanwhile waits, then rebuilds its keys over these rows (in the
+        # order refresh_match writes the tables, so neither waits on the other twice)
+        tables = ", ".join(
+            m._meta.db_table for m in (PlayerDay, PlayerDayPattern, PairDay, PlayerMatch)
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(f"LOCK TABLE {tables} IN SHARE ROW EXCLUSIVE MODE")
+    _replace(Q(club_id=club_id), SeatResult.objects.filter(club_id=club_id, complete=True))
+
+
+def _on_days(days: Iterable[date]) -> Q:
+    """The seat rows played on these days (the same UTC midnights as the date filters)."""
+    condition = Q(pk__in=[])
+    for day in days:
+        condition |= Q(played_at__gte=_midnight(day), played_at__lt=_midnight(day) + timedelta(1))
+    return condition
+
+
+def _midnight(day: date) -> datetime:
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+def _replace(scope: Q, rows: QuerySet[SeatResult]) -> None:
+    """Delete the derived rows in ``scope`` and insert them again from ``rows`` (the
+    complete seat rows of exactly those keys)."""
+    for model in (PlayerDay, PlayerDayPattern, PairDay, PlayerMatch):
+        model.objects.filter(scope).delete()
+    rows = rows.annotate(day=TruncDate("played_at"))
+    _insert_days(rows)
+    _insert_patterns(rows)
+    _insert_pairs(rows)
+    _insert_matches(rows)
+
+
+def _insert_days(rows: QuerySet[SeatResult]) -> None:
+    """The sums of the statistics (``stats.AGGREGATES``, under the same names) per key."""
+    sums = stats.AGGREGATES
+    grouped = rows.values("club_id", *_KEY).annotate(**{f"a_{k}": v for k, v in sums.items()})
+    PlayerDay.objects.bulk_create(
+        (
+            PlayerDay(
+                **{k: g[k] for k in ("club_id", *_KEY)},
+                **{k: g[f"a_{k}"] or 0 for k in sums},
+            )
+            for g in grouped.order_by()
+        ),
+        batch_size=1000,
+    )
+
+
+def _insert_patterns(rows: QuerySet[SeatResult]) -> None:
+    grouped = (
+        rows.filter(won=True, pattern__isnull=False)
+        .values("club_id", *_KEY, "pattern")
+        .annotate(wins=Count("id"))
+        .order_by()
+    )
+    PlayerDayPattern.objects.bulk_create((PlayerDayPattern(**g) for g in grouped), batch_size=2000)
+
+
+def _insert_matches(rows: QuerySet[SeatResult]) -> None:
+    """Per player and match: net and rounds in SQL, then the record rounds (the largest
+    win, the worst loss; the earliest round on a tie) from the match's few rows."""
+    per_match = {
+        (g["match_id"], g["player_id"]): g
+        for g in rows.values("club_id", "match_id", *_KEY)
+        .annotate(rounds=Count("id"), net=Sum("delta"), played_at=Min("played_at"))
+        .order_by()
+    }
+    best: dict[tuple[int, int], dict[str, Any]] = {}
+    fields = ("match_id", "player_id", "round_id", "round__index", "delta", "won")
+    for match_id, player_id, round_id, index, delta, won in rows.values_list(*fields).order_by(
+        "round_id"
+    ):
+        found = best.setdefault((match_id, player_id), {})
+        if won and ("best_win" not in found or delta > found["best_win"]):
+            found.update(best_win=delta, best_win_round_id=round_id, best_win_index=index)
+        if delta < 0 and ("worst_loss" not in found or delta < found["worst_loss"]):
+            found.update(worst_loss=delta, worst_loss_round_id=round_id, worst_loss_index=index)
+    PlayerMatch.objects.bulk_create(
+        (PlayerMatch(**g, **best.get(key, {})) for key, g in per_match.items()), batch_size=2000
+    )
+
+
+def _insert_pairs(rows: QuerySet[SeatResult]) -> None:
+    """Rounds together and money between each seated pair, per match, summed per key.
+
+    Seats are fixed for a match, so a player's counted rounds of a match are the rounds
+    they sat with each of its three other players; the money is the payment lines of
+    those rounds between the two, summed per (payee, payer) in SQL."""
+    counted = list(rows.values("club_id", "match_id", *_KEY).annotate(n=Count("id")).order_by())
+    matches = rows.values("match_id")
+    seated: dict[int, list[int]] = defaultdict(list)
+    for match_id, player_id in Seat.objects.filter(match_id__in=matches).values_list(
+        "match_id", "player_id"
+    ):
+        seated[match_id].append(player_id)
+    money: dict[tuple[int, int, int], int] = defaultdict(int)
+    for side, counterpart, sign in (("payee", "payer", 1), ("payer", "payee", -1)):
+        for g in (
+            rows.filter(**{f"round__payments__{side}_player_id": F("player_id")})
+            .values("match_id", "player_id", other=F(f"round__payments__{counterpart}_player_id"))
+            .annotate(s=Sum("round__payments__amount"))
+            .order_by()
+        ):
+            money[g["match_id"], g["player_id"], g["other"]] += sign * g["s"]
+    pairs: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0, 0])
+    for g in counted:
+        for other in seated[g["match_id"]]:
+            if other == g["player_id"]:
+                continue
+            pair = pairs[(g["club_id"], *(g[k] for k in _KEY), other)]
+            pair[0] += g["n"]
+            pair[1] += money.get((g["match_id"], g["player_id"], other), 0)
+    PairDay.objects.bulk_create(
+        (
+            PairDay(
+                club_id=key[0],
+                **dict(zip(_KEY, key[1:5], strict=True)),
+                other_id=key[5],
+                rounds=n,
+                net=net,
+            )
+            for key, (n, net) in pairs.items()
+        ),
+        batch_size=2000,
+    )
+
+
+def _copy_review(match_id: int) -> None:
+    """Copy each round's review summary onto its seat rows (all 0 without a review).
+
+    Best-or-equal discards are the reviewed discards minus those judged a mistake
+    (``worse`` or ``void_held``: xuezhan.review), as the summary counts mistakes by kind."""
+    review = Verification.objects.filter(match_id=match_id).values_list("review", flat=True)
+    summary = review.first()
+    per_round = (summary or {}).get("rounds") or []
+    changed = []
+    for row in SeatResult.objects.filter(match_id=match_id).select_related("round"):
+        values = _review_facts(per_round, row.round.index, row.seat)
+        if any(getattr(row, name) != values[name] for name in _REVIEW_FIELDS):
+            for name, value in values.items():
+                setattr(row, name, value)
+            changed.append(row)
+    SeatResult.objects.bulk_update(changed, _REVIEW_FIELDS)
+
+
+def _review_facts(per_round: list[Any], index: int, seat: int) -> dict[str, int]:
+    try:
+        s = per_round[index][seat]
+    except (IndexError, TypeError, KeyError):
+        return dict.fromkeys(_REVIEW_FIELDS, 0)
+    discards = int(s.get("discards") or 0)
+    mistakes = int((s.get("mistakes") or {}).get("discard", 0))
+    return {
+        "reviewed_discards": discards,
+        "best_discards": discards - mistakes,
+        "ukeire_lost": int(s.get("ukeire_lost") or 0),
+    }
+
+
+def forget_match(sender: Any, instance: Match, **kwargs: Any) -> None:
+    """Before a match is deleted (API, page, admin, its club): take its rounds out of the
+    day rows; its own ``PlayerMatch`` rows go with it."""
+    SeatResult.objects.filter(match_id=instance.pk).delete()
+    refresh_match(instance.pk)
+    stats.facts_changed(instance.club_id)
