@@ -232,6 +232,8 @@ def _score(counts: Sequence[int], melds: Sequence[Meld], win_tile: int, void: in
     best: tuple[tuple[int, int, int], Score] | None = None
     options = [f & meld_features for f in range(4) if standard >> f & 1]
     options += [-1] if seven else []
+    if len(options) == 1:
+        return hand.score(options[0], exclude_kong_fan)
     for features in options:
         score = hand.score(features, exclude_kong_fan)
         key = (score.fan, score.pattern_fans[0] if score.pattern_fans else 0,
@@ -273,7 +275,8 @@ class _Hand:
         pattern_fans = tuple(fans[p] or 0 for p in chosen)
         add_ons = self._add_ons(features, dragon, exclude_kong_fan)
         fan = sum(pattern_fans) + sum(a.fan * a.count for a in add_ons)
-        top = max(chosen, key=lambda p: (fans[p] or 0, -_RANK[p]))
+        top = chosen[0] if len(chosen) == 1 else max(chosen,
+                                                     key=lambda p: (fans[p] or 0, -_RANK[p]))
         capped = rules.max_fan is not None and fan > rules.max_fan
         if fan < rules.min_fan:
             return Score(False, None, tuple(chosen), add_ons, fan, capped, 0, "below_min_fan",
@@ -350,7 +353,7 @@ class _Hand:
             roots -= 1
         if extra["gen"] is not None and roots > 0:
             out.append(AddOn("gen", extra["gen"], roots))
-        if not exclude_kong_fan and melds:
+        if not exclude_kong_fan and any(m.kind is not MeldKind.PENG for m in melds):
             kongs = dict.fromkeys(("direct", "added", "concealed"), 0)  # in this order
             for m in melds:
                 if m.kind in _KONG_KIND:
