@@ -26,7 +26,6 @@ from xuezhan.hand import (
     TERMINALS,
     Meld,
     MeldKind,
-    is_seven_pairs,
     readings,
     waits,
 )
@@ -207,26 +206,34 @@ def check_tile_count(counts: Sequence[int], melds: Sequence[Meld], *, winning: b
 def _score(counts: Sequence[int], melds: Sequence[Meld], win_tile: int, void: int | None,
            rules: Rules, ctx: WinContext, exclude_kong_fan: bool) -> Score:
     counts = list(counts)
-    standard = readings(counts) if sum(counts) == 14 - 3 * len(melds) else 0
-    seven = not melds and is_seven_pairs(counts)
+    # one pass over the 27 counts: every later question reads only the tiles held
+    held = [t for t in range(27) if counts[t]]
+    total = sum(counts)
+    standard = readings(counts) if total == 14 - 3 * len(melds) else 0
+    seven = not melds and total == 14 and all(counts[t] % 2 == 0 for t in held)  # 七对
     if not standard and not seven:
         return _not_winning("not_a_winning_hand")
-    if void is not None and (any(counts[void * 9:void * 9 + 9])
+    if void is not None and (any(t // 9 == void for t in held)
                              or any(m.tile // 9 == void for m in melds)):
         return _not_winning("holds_void_suit")
 
     meld_features = PUNGS_ONLY | TERMINALS
+    suits = {t // 9 for t in held}
+    ranks = {t % 9 for t in held}
     for m in melds:
         if m.tile % 9 not in (0, 8):
             meld_features &= ~TERMINALS
-    suits = {m.tile // 9 for m in melds} | {t // 9 for t in range(27) if counts[t]}
-    ranks = {m.tile % 9 for m in melds} | {t % 9 for t in range(27) if counts[t]}
+        suits.add(m.tile // 9)
+        ranks.add(m.tile % 9)
     hand = _Hand(counts, melds, win_tile, rules, ctx, qing=len(suits) == 1,
-                 all_258=ranks <= {1, 4, 7}, no_terminals=not ranks & {0, 8})
+                 all_258=ranks <= {1, 4, 7}, no_terminals=not ranks & {0, 8},
+                 fours=sum(1 for t in held if counts[t] >= 4))
 
     best: tuple[tuple[int, int, int], Score] | None = None
     options = [f & meld_features for f in range(4) if standard >> f & 1]
     options += [-1] if seven else []
+    if len(options) == 1:
+        return hand.score(options[0], exclude_kong_fan)
     for features in options:
         score = hand.score(features, exclude_kong_fan)
         key = (score.fan, score.pattern_fans[0] if score.pattern_fans else 0,
@@ -241,7 +248,8 @@ class _Hand:
     """One winning hand being scored; :meth:`score` values one reading of it."""
 
     def __init__(self, counts: list[int], melds: Sequence[Meld], win_tile: int, rules: Rules,
-                 ctx: WinContext, *, qing: bool, all_258: bool, no_terminals: bool) -> None:
+                 ctx: WinContext, *, qing: bool, all_258: bool, no_terminals: bool,
+                 fours: int) -> None:
         self.counts = counts
         self.melds = melds
         self.win_tile = win_tile
@@ -250,7 +258,8 @@ class _Hand:
         self.qing = qing
         self.all_258 = all_258
         self.no_terminals = no_terminals
-        self.dragons = sum(1 for n in counts if n >= 4)
+        self.dragons = fours
+        """Fours in the concealed hand: a dragon of seven pairs, or a 根."""
 
     def score(self, features: int, exclude_kong_fan: bool) -> Score:
         """Score one reading: ``features`` of a sets-and-pair reading, or −1 for seven pairs."""
@@ -266,7 +275,8 @@ class _Hand:
         pattern_fans = tuple(fans[p] or 0 for p in chosen)
         add_ons = self._add_ons(features, dragon, exclude_kong_fan)
         fan = sum(pattern_fans) + sum(a.fan * a.count for a in add_ons)
-        top = max(chosen, key=lambda p: (fans[p] or 0, -_RANK[p]))
+        top = chosen[0] if len(chosen) == 1 else max(chosen,
+                                                     key=lambda p: (fans[p] or 0, -_RANK[p]))
         capped = rules.max_fan is not None and fan > rules.max_fan
         if fan < rules.min_fan:
             return Score(False, None, tuple(chosen), add_ons, fan, capped, 0, "below_min_fan",
@@ -343,7 +353,7 @@ class _Hand:
             roots -= 1
         if extra["gen"] is not None and roots > 0:
             out.append(AddOn("gen", extra["gen"], roots))
-        if not exclude_kong_fan and melds:
+        if not exclude_kong_fan and any(m.kind is not MeldKind.PENG for m in melds):
             kongs = dict.fromkeys(("direct", "added", "concealed"), 0)  # in this order
             for m in melds:
                 if m.kind in _KONG_KIND:
@@ -377,7 +387,7 @@ class _Hand:
         """根 by ``rules.root``: fours in the concealed hand; ``no_kongs`` adds a pung with
         its fourth in hand; ``all`` adds declared kongs too."""
         counts, root = self.counts, self.rules.root
-        n = sum(1 for c in counts if c >= 4)
+        n = self.dragons
         if root in ("no_kongs", "all"):
             n += sum(1 for m in self.melds if m.kind is MeldKind.PENG and counts[m.tile])
         if root == "all":

@@ -272,11 +272,12 @@ class _Run:
         gang_hua_payer = self._dian_gang_hua_payer(w)
         if w.discarder is None and gang_hua_payer is None:
             bonus = self.base if self.rules.self_draw_bonus == "plus_base" else 0
+            # built once for the win: the payers' params share the score parts (read-only)
+            shared = {**self._win_params(w, -1), "self_draw_bonus": bonus,
+                      "after_kong": _kong_ref(w.after_kong) if w.after_kong else None}
             for payer in sorted(w.in_round - {w.seat}):
                 self.pay(payer, w.seat, w.points * self.base + bonus, "win_self_drawn",
-                         {**self._win_params(w, payer), "self_draw_bonus": bonus,
-                          "after_kong": _kong_ref(w.after_kong) if w.after_kong else None},
-                         w.index)
+                         {**shared, "payer": payer}, w.index)
             return
         if gang_hua_payer is not None:
             # 点杠花 (dian_gang_hua = discard, the online rules): a discard win, so no 自摸加底.
