@@ -74,13 +74,19 @@ def refresh_match(match_id: int) -> None:
         # come from its complete seat rows): none, so its sums only add (O(the match))
         _add(SeatResult.objects.filter(match_id=match_id, complete=True))
         return
+    rebuild_keys(match["club_id"], keys)
+
+
+def rebuild_keys(club_id: int, keys: set[tuple[int, date]]) -> None:
+    """Delete the day rows of these (player, day) keys and insert them again from all
+    their seat rows (the caller holds the keys' locks: ``_lock``)."""
     players = {p for p, _ in keys}
     days = {d for _, d in keys}
     scope = Q(player_id__in=players, day__in=days)
     rows = SeatResult.objects.filter(
-        Q(player_id__in=players) & _on_days(days), club_id=match["club_id"], complete=True
+        Q(player_id__in=players) & _on_days(days), club_id=club_id, complete=True
     )
-    _replace(scope & Q(club_id=match["club_id"]), rows)
+    _replace(scope & Q(club_id=club_id), rows)
 
 
 #: the advisory-lock namespace of the (player, day) keys (PostgreSQL's two-int form)
@@ -143,8 +149,8 @@ def _replace(scope: Q, rows: QuerySet[SeatResult]) -> None:
     complete seat rows of exactly those keys)."""
     for model in (PlayerDay, PlayerDayPattern, PairDay, PlayerMatch):
         model.objects.filter(scope).delete()
-    for model, objs in _derived(rows.annotate(day=TruncDate("played_at"))):
-        model.objects.bulk_create(objs, batch_size=1000)
+    for table, objs in _derived(rows.annotate(day=TruncDate("played_at"))):
+        table._default_manager.bulk_create(objs, batch_size=1000)
 
 
 def _add(rows: QuerySet[SeatResult]) -> None:
@@ -152,7 +158,7 @@ def _add(rows: QuerySet[SeatResult]) -> None:
     creating those missing, and insert its ``PlayerMatch`` rows."""
     for model, objs in _derived(rows.annotate(day=TruncDate("played_at"))):
         if model is PlayerMatch:
-            model.objects.bulk_create(objs)
+            PlayerMatch.objects.bulk_create(objs)  # none yet: a first verification
         else:
             _upsert_add(model, list(objs))
 
@@ -178,9 +184,10 @@ def _upsert_add(model: type[Model], objs: list[Any]) -> None:
     fields = [f for f in meta.concrete_fields if not f.primary_key]
     q = connection.ops.quote_name
     table = q(meta.db_table)
-    columns = ", ".join(q(f.column) for f in fields)
-    on = ", ".join(q(meta.get_field(k).column) for k in key)
-    add = ", ".join(f"{q(c)} = {table}.{q(c)} + excluded.{q(c)}" for c in summed)
+    column = {f.attname: q(str(f.column)) for f in fields}
+    columns = ", ".join(column.values())
+    on = ", ".join(column[k] for k in key)
+    add = ", ".join(f"{column[c]} = {table}.{column[c]} + excluded.{column[c]}" for c in summed)
     one = "(" + ", ".join(["%s"] * len(fields)) + ")"
     # in key order, so that two writers of the same rows lock them in one order
     objs.sort(key=lambda o: tuple(getattr(o, k) for k in key))
