@@ -17,6 +17,8 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from analysis import ledger
 from analysis.models import (
@@ -32,11 +34,11 @@ from analysis.models import (
 from records.models import Club, Match, Player, Seat
 
 DEFAULT_PLACEMENT_POINTS = (4, 2, 1, 0)
-TIE_BREAK_NAMES = {
-    "wins": "more matches won (placed 1st)",
-    "net_per_round": "higher net per round",
-    "deal_ins_per_round": "fewer deal-ins per round",
-    "head_to_head": "head-to-head net among the tied players",
+TIE_BREAK_NAMES: dict[str, Promise] = {
+    "wins": _("more matches won (placed 1st)"),
+    "net_per_round": _("higher net per round"),
+    "deal_ins_per_round": _("fewer deal-ins per round"),
+    "head_to_head": _("head-to-head net among the tied players"),
 }
 
 

@@ -2,7 +2,8 @@
 
 The engine words each payment in English (``xuezhan.settlement.describe``, documented
 there reason by reason); this module says the same through gettext, so that the zh-Hans
-catalogue gives the Chinese. In English it must say exactly what ``describe`` says:
+catalogue gives the Chinese, tiles named as players read them (``6条``, not ``6s``). In
+English it must say exactly what ``describe`` says:
 tests/analysis/test_sentences.py checks that over simulated matches, so a change of the
 engine's wording shows up here (and in the catalogue) instead of drifting apart.
 """
@@ -12,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
+from analysis.labels import tile_text
 from xuezhan.fan import add_on_text
 from xuezhan.rules import PATTERN_NAMES
 
@@ -29,6 +31,11 @@ _KONGS = {
 
 def _kong(kind: str) -> str:
     return str(_KONGS[kind])
+
+
+def _tile(code: str) -> str:
+    """``6s`` in English, as the engine writes it; ``6条`` in Chinese, as players read it."""
+    return tile_text(code) if (get_language() or "").startswith("zh") else code
 
 
 def _breakdown(parts: Mapping[str, Any]) -> str:
@@ -59,7 +66,7 @@ def _how(p: Mapping[str, Any]) -> str:
 def _kong_sentence(p: Mapping[str, Any], seat: Seat) -> str:
     kong = p["kong"]
     what = _("%(konger)s's %(kong)s of %(tile)s") % {
-        "konger": seat(p["konger"]), "kong": _kong(kong["kind"]), "tile": kong["tile"]}
+        "konger": seat(p["konger"]), "kong": _kong(kong["kind"]), "tile": _tile(kong["tile"])}
     values = {"payer": seat(p["payer"]), "what": what, "units": p["units"], "base": p["base"],
               "amount": p["amount"]}
     if kong["kind"] == "direct":
@@ -75,13 +82,13 @@ def _self_drawn(p: Mapping[str, Any], seat: Seat) -> str:
              if bonus else "")
     return _("%(winner)s self-draws %(tile)s%(replacement)s; %(payer)s, still in the round, "
              "pays: %(how)s%(extra)s.") % {
-        "winner": seat(p["winner"]), "tile": p["tile"], "payer": seat(p["payer"]),
+        "winner": seat(p["winner"]), "tile": _tile(p["tile"]), "payer": seat(p["payer"]),
         "replacement": _(" on a kong replacement (杠上花)") if p["after_kong"] else "",
         "how": _how(p), "extra": extra}
 
 
 def _discard(p: Mapping[str, Any], seat: Seat) -> str:
-    values = {"winner": seat(p["winner"]), "payer": seat(p["payer"]), "tile": p["tile"],
+    values = {"winner": seat(p["winner"]), "payer": seat(p["payer"]), "tile": _tile(p["tile"]),
               "how": _how(p),
               "after": _(" right after their kong (杠上炮)") if p["kong_discard"] else ""}
     if p["dian_gang_hua"]:
@@ -94,18 +101,18 @@ def _discard(p: Mapping[str, Any], seat: Seat) -> str:
 def _rob_kong(p: Mapping[str, Any], seat: Seat) -> str:
     return _("%(winner)s robs %(payer)s's added kong of %(tile)s (抢杠); "
              "the konger pays as the discarder: %(how)s.") % {
-        "winner": seat(p["winner"]), "payer": seat(p["payer"]), "tile": p["tile"],
+        "winner": seat(p["winner"]), "payer": seat(p["payer"]), "tile": _tile(p["tile"]),
         "how": _how(p)}
 
 
 def _call_transfer(p: Mapping[str, Any], seat: Seat) -> str:
     kong = p["kong"]
     scope = (_("the income of their %(kong)s of %(tile)s") % {
-        "kong": _kong(kong["kind"]), "tile": kong["tile"]}
+        "kong": _kong(kong["kind"]), "tile": _tile(kong["tile"])}
         if p["scope"] == "transfer_last" else _("all their kong income so far"))
     return _("呼叫转移: %(konger)s kongs and then discards %(tile)s, which %(winner)s wins on "
              "(杠上炮); %(scope)s (%(amount)s) goes to the winner.") % {
-        "konger": seat(p["konger"]), "tile": p["tile"], "winner": seat(p["winner"]),
+        "konger": seat(p["konger"]), "tile": _tile(p["tile"]), "winner": seat(p["winner"]),
         "scope": scope, "amount": p["amount"]}
 
 
@@ -113,8 +120,8 @@ def _kong_refund(p: Mapping[str, Any], seat: Seat) -> str:
     kong = p["kong"]
     return _("%(konger)s discarded %(tile)s right after their %(kong)s of %(kong_tile)s and it "
              "was won (杠上炮): the kong money %(payer)s paid (%(amount)s) goes back.") % {
-        "konger": seat(p["konger"]), "tile": p["tile"], "kong": _kong(kong["kind"]),
-        "kong_tile": kong["tile"], "payer": seat(p["kong_payer"]), "amount": p["amount"]}
+        "konger": seat(p["konger"]), "tile": _tile(p["tile"]), "kong": _kong(kong["kind"]),
+        "kong_tile": _tile(kong["tile"]), "payer": seat(p["kong_payer"]), "amount": p["amount"]}
 
 
 def _flower_pig(p: Mapping[str, Any], seat: Seat) -> str:
@@ -150,7 +157,7 @@ def _tax_refund(p: Mapping[str, Any], seat: Seat) -> str:
     return _("退税: %(konger)s is not ready at the draw and returns the %(amount)s %(payer)s "
              "paid for their %(kong)s of %(tile)s.") % {
         "konger": seat(p["konger"]), "amount": p["amount"], "payer": seat(p["kong_payer"]),
-        "kong": _kong(kong["kind"]), "tile": kong["tile"]}
+        "kong": _kong(kong["kind"]), "tile": _tile(kong["tile"])}
 
 
 _SENTENCES: dict[str, Callable[[Mapping[str, Any], Seat], str]] = {

@@ -7,9 +7,11 @@ import io
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from analysis import stats
+from analysis.labels import label
 
 
 class StatsQuerySerializer(serializers.Serializer[Any]):
@@ -41,7 +43,9 @@ class StatsQuerySerializer(serializers.Serializer[Any]):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         start, end = attrs.get("start"), attrs.get("end")
         if start and end and end < start:
-            raise serializers.ValidationError({"to": "must not be before from"})
+            raise serializers.ValidationError({"to": _(
+                "The “%(to)s” date must not be before the “%(from)s” date.")
+                % {"to": label("filter", "to"), "from": label("filter", "from")}})
         return attrs
 
     def filters(self) -> stats.Filters:

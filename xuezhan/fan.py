@@ -343,9 +343,12 @@ class _Hand:
             roots -= 1
         if extra["gen"] is not None and roots > 0:
             out.append(AddOn("gen", extra["gen"], roots))
-        if not exclude_kong_fan:
-            for kind in ("direct", "added", "concealed"):
-                n = sum(1 for m in melds if m.is_kong and _KONG_KIND[m.kind] == kind)
+        if not exclude_kong_fan and melds:
+            kongs = dict.fromkeys(("direct", "added", "concealed"), 0)  # in this order
+            for m in melds:
+                if m.kind in _KONG_KIND:
+                    kongs[_KONG_KIND[m.kind]] += 1
+            for kind, n in kongs.items():
                 if n and rules.kong_fan[kind]:
                     out.append(AddOn(f"kong_{kind}", rules.kong_fan[kind], n))
         self_drawn = ctx.self_drawn or ctx.after_kong is not None

@@ -5,16 +5,22 @@ document as it replays it, and gives up on the whole document (the standard path
 runs the schema pass, so the rejection messages are its own) at the first structural
 doubt, and on a round (the lenient walk then replays that one) at its first fault.
 
-A round is mostly draws and discards that break no rule. The replay keeps
-what those touch in local variables — the wall's two ends, whose turn it is, the open
-discard — applies them straight from the event dicts (no action object, no problem
-list, a discard's window closed by one cached wait look-up a seat, the suit keys rebuilt
-only when the table needs them), and hands every other event (an exchange, a void
-declaration, a claim, a kong, a win, a draw in the last four, a discard someone waits
-on) to :meth:`Table.play`, the lenient walk, after writing the local state back. The
-moment anything reports a problem the round is given up (``None``): the caller replays
-it from the start on the lenient walk, which is the specification and names every fault
-with its locator (docs/format.md).
+A round is mostly draws and discards that break no rule, then a few pengs, kongs and
+wins. The replay keeps what those touch in local variables — the wall's two ends, whose
+turn it is, the open discard, the kong a replacement tile is for, the peng whose turn
+it is — and applies them straight from the event dicts: no action object, no problem
+list; a discard asks once whether anyone else waits on it (one cached wait look-up a
+seat), and the draw or claim that closes its window reads the answer; the suit keys
+are rebuilt only when the table needs them. A peng or kong applies here when nobody
+waits on the tile (otherwise the passes need scoring); a win on a discard applies here
+when it is the first on it, a self-drawn win when it is on the tile just drawn; both are
+scored as the table scores them. Every other event (a second win on one discard, an
+added kong and its window, a draw in the last four or after a discard someone waits on)
+goes to :meth:`Table.play`, the lenient walk, after the local state is written back;
+exchanges and void declarations of the usual shape are read by hand and played there.
+The moment anything reports a problem the round is given up (``None``): the caller
+replays it from the start on the lenient walk, which is the specification and names
+every fault with its locator (docs/format.md).
 
 An event is applied here only when :meth:`Table.play` would accept it without a problem
 and leave the same state, so a round replayed here to its end leaves exactly the lenient
@@ -27,12 +33,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from xuezhan.actions import action_from_json
+from xuezhan.actions import Action, DingQue, Exchange, action_from_json
 from xuezhan.errors import XuezhanError
-from xuezhan.hand import SuitKeys, waits
+from xuezhan.fan import WinContext
+from xuezhan.hand import KongKind, Meld, MeldKind, SuitKeys, waits
 from xuezhan.rules import Rules
 from xuezhan.schema import integral_floats, lean_checks
-from xuezhan.table import CLAIM, DISCARD, DRAW, REPLACEMENT, Table
+from xuezhan.settlement import KongEvent, WinEvent
+from xuezhan.table import CLAIM, DISCARD, DRAW, REPLACEMENT, Stage, Table
 from xuezhan.tiles import TILES, Tile
 
 _NAMED: dict[str, Tile] = {str(t): t for t in TILES}
@@ -55,11 +63,12 @@ def replay_document(doc: object) -> tuple[Rules, list[Table | None]] | None:
         if type(doc) is not dict or not checks.document(doc) or type(doc["rounds"]) is not list:
             return None
         rounds = doc["rounds"]
-        if type(doc.get("base", 1)) is not int or any(
-                type(r) is not dict or not checks.round(r) for r in rounds):
+        if type(doc.get("base", 1)) is not int or type(doc["version"]) is not int:
             return None
-        if integral_floats({**doc, "rounds": [{**r, "events": ()} for r in rounds]}):
-            return None
+        for r in rounds:
+            if not (type(r) is dict and (_plain_round(r) or (
+                    checks.round(r) and not integral_floats({"rounds": [{**r, "events": ()}]})))):
+                return None
         rules = Rules.from_json(doc.get("ruleset", "chengdu"))
         base = doc.get("base", 1)
         return rules, [_replay_round(r, rules, base, checks.event) for r in rounds]
@@ -91,6 +100,52 @@ def _replay_round(round_doc: dict[str, Any], rules: Rules, base: int,
     return table
 
 
+_ROUND_KEYS = frozenset({"dealer", "hands", "events", "dice", "wall", "result"})
+
+
+def _plain_round(r: dict[str, Any]) -> bool:
+    """A round of the usual shape, valid apart from its tiles and events (which the
+    replay checks where it reads them), by exact types: an int written as a float is no
+    int here. False asks the compiled check and the float check instead, so it may be
+    said of valid rounds; True only of rounds the schema passes (docs/format.md)."""
+    dealer, hands, events = r.get("dealer"), r.get("hands"), r.get("events")
+    if (type(dealer) is not int or not 0 <= dealer <= 3 or type(events) is not list
+            or len(events) > 400 or type(hands) is not list or len(hands) != 4
+            or not _ROUND_KEYS.issuperset(r)):
+        return False
+    for hand in hands:
+        if type(hand) is not list or not 13 <= len(hand) <= 14:
+            return False
+    wall = r.get("wall", ())
+    if (type(wall) is not list and "wall" in r) or len(wall) > 55:
+        return False
+    dice = r.get("dice", [1, 1])
+    if type(dice) is not list or len(dice) != 2 or any(
+            type(d) is not int or not 1 <= d <= 6 for d in dice):
+        return False
+    return "result" not in r or _plain_result(r["result"])
+
+
+def _plain_result(result: object) -> bool:
+    """A recorded result of deltas and payments as ``[payer, payee, amount, reason]``."""
+    if type(result) is not dict or not {"deltas", "payments"}.issuperset(result):
+        return False
+    deltas = result.get("deltas", [0, 0, 0, 0])
+    payments = result.get("payments", ())
+    if (type(deltas) is not list or len(deltas) != 4 or any(type(d) is not int for d in deltas)
+            or type(payments) is not list or len(payments) > 400):
+        return False
+    for p in payments:
+        if type(p) is not list or len(p) != 4:
+            return False
+        payer, payee, amount, reason = p
+        if (type(payer) is not int or type(payee) is not int or type(amount) is not int
+                or type(reason) is not str or not 0 <= payer <= 3 or not 0 <= payee <= 3
+                or amount < 0):
+            return False
+    return True
+
+
 def _tiles(names: Sequence[Any]) -> list[Tile]:
     try:
         return [_NAMED[name] for name in names]
@@ -118,15 +173,19 @@ def _play_events(table: Table, events: Sequence[Any],
     rules = table.rules
     from_back = rules.kong_draw == "back"
     last_four_rule = rules.last_four != "off"
-    void_first = rules.void_first
+    void_first, no_claim_void = rules.void_first, rules.no_claim_void
+    kong_after_peng, passed_win = rules.kong_after_peng, rules.passed_win
+    must_win_all = rules.last_four == "must_win_all"
+    heaven_earth = rules.heaven_earth
     hands, won, voids, wait_cache = table.hands, table.won, table.voids, table._waits
-    draws, passed, discards = table.draws, table.passed, table.discards
+    draws, passed, discards, melds = table.draws, table.passed, table.discards, table.melds
     wall = table.wall
     stale = 0  # seats whose suit keys lag their counts
     index = -1
     state = _load(table)
+    waited: bool | None = None  # someone else waits on the open discard (None: not known)
     (regular, front, back, left, last_four, current, expect, last_discard, last_draw,
-     replacement_of, kong_before_discard, claimers) = state
+     replacement_of, kong_before_discard, claimers, after_peng) = state
     for index, event in enumerate(events):
         name = event.get("tile") if type(event) is dict else None
         tile = _NAMED.get(name) if type(name) is str else None
@@ -135,7 +194,7 @@ def _play_events(table: Table, events: Sequence[Any],
         if type(kind) is not str:
             kind = None
         elif len(event) != 3:
-            kind = _with_target(event)
+            kind = _kind_of(event)
         if regular and tile is not None and kind is not None:
             if kind == "discard":
                 hand = hands[seat]
@@ -148,16 +207,18 @@ def _play_events(table: Table, events: Sequence[Any],
                     stale |= 1 << seat
                     discards[seat].append(tile)
                     kong_before_discard, replacement_of = replacement_of, None
-                    expect, last_discard, last_draw = CLAIM, (seat, tile), None
+                    expect, last_discard, last_draw, after_peng = CLAIM, (seat, tile), None, None
                     if claimers:
                         claimers = []
+                    # asked once here: the draw or the claim that closes the window reads it
+                    waited = _waited_on(seat, tile, won, hands, voids, wait_cache)
                     continue
             elif kind == "draw" and wall is not None and left > 0 and front < back and not (
                     last_four_rule and (last_four or left <= 4)):
                 replacement = expect is REPLACEMENT
                 if expect is CLAIM:
                     turn = _after_unclaimed(last_discard, claimers, won, left, hands, voids,
-                                            wait_cache)
+                                            wait_cache, waited)
                 elif expect is DRAW or replacement:
                     turn = current
                 else:
@@ -177,67 +238,248 @@ def _play_events(table: Table, events: Sequence[Any],
                     stale |= 1 << seat
                     draws[seat] += 1
                     passed[seat] = None
-                    current, expect, last_draw = seat, DISCARD, tile
+                    current, expect, last_draw, after_peng = seat, DISCARD, tile, None
                     if not replacement:
                         replacement_of = None
                     continue
+            elif kind == "peng+target" or kind == "gang:ming+target":
+                # a claim: the table's checks in its order, and nobody (the claimer neither)
+                # waits on the tile, or the passes need scoring (the table's to do)
+                target = event["target"]
+                need = 2 if kind == "peng+target" else 3
+                hand = hands[seat]
+                if (expect is CLAIM and last_discard == (target, tile) and seat != target
+                        and not claimers and left > 0 and not won[seat] and hand[tile] >= need
+                        and not (no_claim_void and tile // 9 == voids[seat])
+                        and not (_waited_on(target, tile, won, hands, voids, wait_cache)
+                                 if waited is None else waited)):
+                    hand[tile] -= need
+                    wait_cache[seat] = None
+                    stale |= 1 << seat
+                    river = discards[target]
+                    if river and river[-1] == tile:
+                        river.pop()
+                    table.claimed_or_won = True
+                    kong_before_discard = None
+                    if need == 2:
+                        melds[seat].append(Meld(MeldKind.PENG, tile, target))
+                        replacement_of = None
+                        current, expect, last_draw, after_peng = seat, DISCARD, None, seat
+                    else:
+                        melds[seat].append(Meld(MeldKind.MING, tile, target))
+                        replacement_of = _kong(table, index, KongKind.DIRECT, seat, tile, target)
+                        current, expect, last_draw, after_peng = seat, REPLACEMENT, None, None
+                    continue
+            elif kind == "hu+target":
+                target = event["target"]
+                if (expect is CLAIM and last_discard == (target, tile) and seat != target
+                        and not claimers and not won[seat]):
+                    # the first win on a discard: scored as the table scores it, and
+                    # applied here only when the table would find nothing wrong with it
+                    score = table.win_score(seat, tile, WinContext(
+                        kong_discard=kong_before_discard is not None, last_tile=left == 0),
+                        in_hand=False)
+                    prior = passed[seat]
+                    if score.winning and (prior is None or passed_win == "off" or (
+                            must_win_all and last_four) or (passed_win == "until_next_draw" and (
+                                score.fan > prior or left < 4))):
+                        in_round = frozenset(s for s in range(4) if not won[s])
+                        hands[seat][tile] += 1
+                        wait_cache[seat] = None
+                        stale |= 1 << seat
+                        river = discards[target]
+                        if river and river[-1] == tile:
+                            river.pop()
+                        claimers = [seat]
+                        table._claim_group, table._claim_round = index, in_round
+                        table.scores[seat] = score
+                        table.record.append(WinEvent(
+                            index=index, seat=seat, tile=tile, discarder=target, fan=score.fan,
+                            points=score.points, detail="", pattern=score.pattern,
+                            in_round=in_round, group=index, rob_kong=False, after_kong=None,
+                            kong_before_discard=kong_before_discard, score=score))
+                        won[seat] = True
+                        table.win_order.append(seat)
+                        table.claimed_or_won = True
+                        continue
+            elif kind == "hu":
+                if (expect is DISCARD and seat == current and last_draw == tile
+                        and hands[seat][tile] and not won[seat] and not claimers):
+                    # a self-drawn win on the tile just drawn (天胡 is the table's)
+                    earth = (heaven_earth and seat != table.dealer and draws[seat] == 1
+                             and not table.claimed_or_won)
+                    score = table.win_score(seat, tile, WinContext(
+                        self_drawn=True, earth=earth, last_tile=left == 0,
+                        after_kong=replacement_of.kind if replacement_of else None),
+                        in_hand=True)
+                    if score.winning:
+                        in_round = frozenset(s for s in range(4) if not won[s])
+                        table.scores[seat] = score
+                        table.record.append(WinEvent(
+                            index=index, seat=seat, tile=tile, discarder=None, fan=score.fan,
+                            points=score.points, detail="", pattern=score.pattern,
+                            in_round=in_round, group=index, rob_kong=False,
+                            after_kong=replacement_of, kong_before_discard=None, score=score))
+                        won[seat] = True
+                        table.win_order.append(seat)
+                        table.claimed_or_won = True
+                        wait_cache[seat] = None
+                        if won.count(True) >= 3 or left == 0:
+                            table.stage, regular = Stage.OVER, False
+                        else:
+                            current = next(s for s in _OTHERS[seat] if not won[s])
+                            expect, last_discard, kong_before_discard = DRAW, None, None
+                        continue
+            elif kind == "gang:an":
+                hand = hands[seat]
+                if (expect is DISCARD and seat == current and left > 0 and not won[seat]
+                        and hand[tile] >= 4 and (after_peng != seat or kong_after_peng)):
+                    hand[tile] -= 4
+                    wait_cache[seat] = None
+                    stale |= 1 << seat
+                    melds[seat].append(Meld(MeldKind.AN, tile))
+                    replacement_of = _kong(table, index, KongKind.CONCEALED, seat, tile, None)
+                    table.claimed_or_won = True
+                    expect, last_draw, after_peng = REPLACEMENT, None, None
+                    continue
         _store(table, (regular, front, back, left, last_four, current, expect, last_discard,
-                       last_draw, replacement_of, kong_before_discard, claimers), stale)
+                       last_draw, replacement_of, kong_before_discard, claimers, after_peng), stale)
         stale = 0
-        if kind not in _VALID_AS_READ:
-            _check_event(event, checks)
-        if table.play(action_from_json(event), index):
+        action: Action | None
+        if kind in _VALID_AS_READ:
+            action = action_from_json(event)
+        else:
+            action = _opening(event) if kind is None and type(event) is dict else None
+            if action is None:
+                _check_event(event, checks)
+                action = action_from_json(event)
+        if table.play(action, index):
             for rest in events[index + 1:]:
                 _check_event(rest, checks)
             return False
         voids, wait_cache = table.voids, table._waits  # the void declaration sets new lists
         (regular, front, back, left, last_four, current, expect, last_discard, last_draw,
-         replacement_of, kong_before_discard, claimers) = _load(table)
+         replacement_of, kong_before_discard, claimers, after_peng) = _load(table)
+        waited = None
     _store(table, (regular, front, back, left, last_four, current, expect, last_discard,
-                   last_draw, replacement_of, kong_before_discard, claimers), stale)
+                   last_draw, replacement_of, kong_before_discard, claimers, after_peng), stale)
     table.event_index = index
     return True
 
 
 #: events valid as the loop reads them (docs/format.md): a draw, discard or self-drawn win of
 #: exactly type, an int seat and a tile name; a peng or a win on a discard with an int
-#: target as well (:func:`_with_target`). Anything else passes its type's compiled check.
-_VALID_AS_READ = frozenset({"draw", "discard", "hu", "peng+target", "hu+target"})
+#: target as well, a concealed kong with its kind, a direct one with kind and target
+#: (:func:`_kind_of`). Anything else passes its type's compiled check.
+_VALID_AS_READ = frozenset({"draw", "discard", "hu", "peng+target", "hu+target", "gang:an",
+                            "gang:ming+target"})
 
 
-def _with_target(event: dict[str, Any]) -> str | None:
-    """The kind of a four-field event whose fourth field is an int seat ``target``."""
-    target = event.get("target")
-    if len(event) == 4 and type(target) is int and 0 <= target <= 3:
-        return f"{event.get('type')}+target"
+def _opening(event: dict[str, Any]) -> Exchange | DingQue | None:
+    """An exchange or void declaration of exactly the format's fields, read as its action
+    (None: the event's type check and the standard reading decide)."""
+    kind = event.get("type")
+    if kind == "dingque":
+        suits = event.get("suits")
+        if len(event) == 2 and type(suits) is list and len(suits) == 4:
+            try:
+                return DingQue(tuple(_SUITS[s] for s in suits))
+            except (KeyError, TypeError):
+                return None
+    elif kind == "exchange":
+        die = event.get("die")
+        if type(die) is int and 1 <= die <= 6 and _EXCHANGE_KEYS.issuperset(event):
+            give = _threes(event.get("give"))
+            receive = _threes(event["receive"]) if "receive" in event else ()
+            if give and receive is not None:
+                return Exchange(die, give, receive or None)
     return None
 
 
-def _after_unclaimed(last_discard: tuple[int, Tile] | None, claimers: list[int],
-                     won: list[bool], left: int, hands: list[list[int]],
-                     voids: list[int | None], wait_cache: list[frozenset[Tile] | None]
-                     ) -> int | None:
-    """Who draws next when a discard's window closes with nobody able to win it (None
-    when someone could, or the round ends there: the lenient walk decides those)."""
-    if last_discard is None or claimers or sum(won) >= 3 or left == 0:
+_SUITS = {"m": 0, "p": 1, "s": 2}
+_EXCHANGE_KEYS = frozenset({"type", "die", "give", "receive"})
+
+
+def _threes(groups: object) -> tuple[tuple[Tile, ...], ...] | None:
+    """Four groups of three tile names, as tiles (None if they are anything else)."""
+    if type(groups) is not list or len(groups) != 4:
         return None
-    discarder, tile = last_discard
+    out = []
+    for group in groups:
+        if type(group) is not list or len(group) != 3:
+            return None
+        try:
+            out.append((_NAMED[group[0]], _NAMED[group[1]], _NAMED[group[2]]))
+        except (KeyError, TypeError):
+            return None
+    return tuple(out)
+
+
+def _kind_of(event: dict[str, Any]) -> str | None:
+    """The kind of an event of more than three fields: ``+target`` with an int seat
+    ``target``, and a kong's ``kind`` named (``gang:an``, ``gang:ming+target``)."""
+    kind, target, n = event.get("type"), event.get("target"), len(event)
+    seat_target = type(target) is int and 0 <= target <= 3
+    if kind == "gang":
+        named = event.get("kind")
+        if n == 4 and named == "an":
+            return "gang:an"
+        return "gang:ming+target" if n == 5 and named == "ming" and seat_target else None
+    return f"{kind}+target" if n == 4 and seat_target else None
+
+
+def _kong(table: Table, index: int, kind: KongKind, seat: int, tile: Tile,
+          discarder: int | None) -> KongEvent:
+    """Record a kong as the table does, with the seats still in the round."""
+    won = table.won
+    kong = KongEvent(index=index, seat=seat, kind=kind, tile=tile, discarder=discarder,
+                     in_round=frozenset(s for s in range(4) if not won[s]))
+    table.record.append(kong)
+    return kong
+
+
+def _waited_on(discarder: int, tile: Tile, won: list[bool], hands: list[list[int]],
+               voids: list[int | None], wait_cache: list[frozenset[Tile] | None]) -> bool:
+    """Some seat still in the round other than the discarder waits on ``tile``."""
     # a wait is held, or two ranks from one held in its suit: a hand with none of those
     # cannot take the tile, and its waits need not be worked out yet
-    near = slice(max(tile - 2, tile - tile % 9), min(tile + 3, tile - tile % 9 + 9))
-    for seat in range(4):
-        if seat != discarder and not won[seat]:
+    near = _NEAR[tile]
+    for seat in _OTHERS[discarder]:
+        if not won[seat]:
             found = wait_cache[seat]
             if found is None and not any(hands[seat][near]):
                 continue
             if found is None:
                 found = wait_cache[seat] = frozenset(waits(hands[seat], voids[seat]))
             if tile in found:
-                return None
-    seat = (discarder + 1) % 4
-    while won[seat]:
-        seat = (seat + 1) % 4
-    return seat
+                return True
+    return False
+
+
+def _after_unclaimed(last_discard: tuple[int, Tile] | None, claimers: list[int],
+                     won: list[bool], left: int, hands: list[list[int]],
+                     voids: list[int | None], wait_cache: list[frozenset[Tile] | None],
+                     waited: bool | None) -> int | None:
+    """Who draws next when a discard's window closes with nobody able to win it (None
+    when someone could, or the round ends there: the lenient walk decides those);
+    ``waited`` is what :func:`_waited_on` said at the discard, if it was asked."""
+    if last_discard is None or claimers or left == 0 or won.count(True) >= 3:
+        return None
+    discarder, tile = last_discard
+    if waited is None:
+        waited = _waited_on(discarder, tile, won, hands, voids, wait_cache)
+    if waited:
+        return None
+    for seat in _OTHERS[discarder]:
+        if not won[seat]:
+            return seat
+    return None  # not reached: three seats have not won
+
+
+#: the other seats in turn order after each seat
+_OTHERS = tuple(tuple((seat + step) % 4 for step in (1, 2, 3)) for seat in range(4))
+#: each tile's neighbourhood in its suit: the ranks a hand must hold to wait on it
+_NEAR = tuple(slice(max(t - 2, t - t % 9), min(t + 3, t - t % 9 + 9)) for t in range(27))
 
 
 _State = tuple[Any, ...]
@@ -247,15 +489,14 @@ def _load(table: Table) -> _State:
     regular = table.stage == "play" and table.must_win is None
     return (regular, table.wall_front, table.wall_back, table.wall_left, table.last_four,
             table.current, table.expect, table.last_discard, table.last_draw,
-            table.replacement_of, table.kong_before_discard, table.claim_winners)
+            table.replacement_of, table.kong_before_discard, table.claim_winners,
+            table.after_peng)
 
 
 def _store(table: Table, state: _State, stale: int) -> None:
     (_, table.wall_front, table.wall_back, table.wall_left, table.last_four, table.current,
      table.expect, table.last_discard, table.last_draw, table.replacement_of,
-     table.kong_before_discard, table.claim_winners) = state
-    if stale:  # a draw or discard was played here: it ends any peng's turn, as the table's do
-        table.after_peng = None
+     table.kong_before_discard, table.claim_winners, table.after_peng) = state
     seat = 0
     while stale:
         if stale & 1:

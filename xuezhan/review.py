@@ -48,12 +48,18 @@ from xuezhan.actions import Action, Discard, Gang, Hu, Pass, Peng
 from xuezhan.errors import LogFormatError, XuezhanError
 from xuezhan.fan import ting_value
 from xuezhan.files import read_input
-from xuezhan.hand import waits
+from xuezhan.hand import MeldKind, waits
 from xuezhan.reader import read_document
 from xuezhan.replay import RoundWalk
 from xuezhan.rules import Rules
 from xuezhan.schema import validate_document
-from xuezhan.shanten import discard_masks, shanten, ukeire_mask
+from xuezhan.shanten import (
+    discard_masks,
+    discard_shantens,
+    keys_shanten,
+    suit_variant_shantens,
+    ukeire_mask,
+)
 from xuezhan.table import Table
 from xuezhan.tiles import COPIES, NUM_KINDS, SUIT_LETTERS, TILES, Tile, format_tiles
 
@@ -85,8 +91,13 @@ class Option:
     @property
     def ukeire(self) -> tuple[tuple[Tile, int], ...]:
         """The 进张 kinds with their copies unseen to the player, in tile order."""
-        left, mask = self.left, self.mask
-        return tuple((t, left[t]) for t in TILES if mask >> t & 1)
+        left, mask, out = self.left, self.mask, []
+        while mask:
+            low = mask & -mask
+            kind = low.bit_length() - 1
+            out.append((TILES[kind], left[kind]))
+            mask ^= low
+        return tuple(out)
 
     @property
     def rank_key(self) -> tuple[int, int]:
@@ -95,7 +106,19 @@ class Option:
     def to_json(self) -> dict[str, Any]:
         return {"chosen": self.chosen, "shanten_before": self.shanten_before,
                 "shanten_after": self.shanten_after, "unseen": self.unseen,
-                "ukeire": [{"tile": str(t), "unseen": n} for t, n in self.ukeire]}
+                "ukeire": _ukeire_json(self.mask, self.left)}
+
+
+def _ukeire_json(mask: int, left: Sequence[int]) -> list[dict[str, Any]]:
+    """:attr:`Option.ukeire` as JSON, from the set bits (every option of every decision
+    is printed this way)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        kind = low.bit_length() - 1
+        out.append({"tile": _NAMES[kind], "unseen": left[kind]})
+        mask ^= low
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,25 +135,51 @@ class Decision:
     shanten_before: int
     shanten_after: int
     ukeire: tuple[tuple[Tile, int], ...]
-    alternatives: tuple[Option, ...]
-    """Every option, ranked best first (the chosen one among them)."""
+    options: _Ranked = field(repr=False, compare=False)
+    """The options, ranked when first asked for (see :attr:`alternatives`)."""
     loss: int
     """进张 given up against the best option (0 when best or equal)."""
     detail: dict[str, Any] = field(default_factory=dict)
     """What the kind adds: fewest-tiles suit, kong money, waits before and after, the fan
     of a passed win, the ready hand's quality."""
 
+    @property
+    def alternatives(self) -> tuple[Option, ...]:
+        """Every option, ranked best first (the chosen one among them)."""
+        return self.options.ranked()
+
     def to_json(self) -> dict[str, Any]:
-        best = self.alternatives[0].rank_key if self.alternatives else None
+        alternatives = self.alternatives
+        best = alternatives[0].rank_key if alternatives else None
         return {
             "round": self.round, "event": self.event, "seat": self.seat, "kind": self.kind,
             "chosen": self.chosen, "verdict": self.verdict,
             "shanten_before": self.shanten_before, "shanten_after": self.shanten_after,
             "ukeire": [{"tile": str(t), "unseen": n} for t, n in self.ukeire],
             "alternatives": [{**o.to_json(), "verdict": _verdict_of(i, o, best)}
-                             for i, o in enumerate(self.alternatives)],
+                             for i, o in enumerate(alternatives)],
             "loss": self.loss, "detail": self.detail,
         }
+
+
+class _Ranked:
+    """A decision's options, ranked when first asked for. A discard is judged from the
+    few options that leave the lowest shanten; the others are scored (their 进张
+    counted) only when the whole ranking is read — for the JSON, not for a summary."""
+
+    __slots__ = ("_build", "_ranked")
+
+    def __init__(self, ranked: Sequence[Option] = (),
+                 build: Callable[[], list[Option]] | None = None) -> None:
+        self._ranked: tuple[Option, ...] | None = None if build else tuple(ranked)
+        self._build = build
+
+    def ranked(self) -> tuple[Option, ...]:
+        if self._ranked is None:
+            assert self._build is not None
+            self._ranked = tuple(_rank(self._build()))
+            self._build = None
+        return self._ranked
 
 
 @dataclass
@@ -266,49 +315,63 @@ def _review(round_doc: dict[str, Any], index: int, rules: Rules, base: int,
 # -- scoring --------------------------------------------------------------------------
 
 
+#: byte tables for :class:`_Eyes`: a count held at 15 (so that sums stay within a byte),
+#: the copies left of a kind seen ``v`` times, and for n = 1..4 "1" when n or more are left
+_CLAMP = bytes(min(v, 15) for v in range(256))
+_UNSEEN = bytes(max(COPIES - v, 0) for v in range(256))
+_LEVELS = tuple(bytes(ord("1") if COPIES - v >= n else ord("0") for v in range(256))
+                for n in range(1, COPIES + 1))
+_SEEN_CAP = 8  # more than COPIES: a kind seen that often has none left either way
+
+
 class _Eyes:
     """What the seats have seen: the copies of each kind in the rivers and melds, and
-    each seat's own concealed kongs."""
+    each seat's own concealed kongs — for each seat also as one int holding a byte per
+    kind, so that adding the hand is a single addition."""
 
     def __init__(self) -> None:
         self.public = [0] * NUM_KINDS
         self.own_hidden = [[0] * NUM_KINDS for _ in range(4)]
+        self.packed = [0] * 4
 
-    def left(self, seat: int, hand: Sequence[int]) -> _Left:
-        """The copies of each kind ``seat`` has not seen, holding ``hand``. Taken before
-        the decision and kept for every option: a tile discarded, given or melded stays
-        seen (it moved from the hand to a river, a rival or a meld)."""
-        hidden = self.own_hidden[seat]
-        return _Left([COPIES - h - p - o if h + p + o < COPIES else 0
-                      for h, p, o in zip(hand, self.public, hidden, strict=True)])
+    def show(self, kind: int, n: int, seat: int | None = None) -> None:
+        """``n`` more copies of ``kind`` seen by everyone, or by ``seat`` alone."""
+        if seat is None:
+            self.public[kind] += n
+        else:
+            self.own_hidden[seat][kind] += n
+        shift = 8 * kind
+        for s in range(4) if seat is None else (seat,):
+            seen = min(self.public[kind] + self.own_hidden[s][kind], _SEEN_CAP)
+            self.packed[s] = self.packed[s] & ~(0xFF << shift) | seen << shift
+
+    def left(self, seat: int, keys: Sequence[bytes]) -> _Left:
+        """The copies of each kind ``seat`` has not seen, holding the hand with these suit
+        keys. Taken before the decision and kept for every option: a tile discarded,
+        given or melded stays seen (it moved from the hand to a river, a rival or a
+        meld)."""
+        held = b"".join(keys).translate(_CLAMP)
+        seen = (int.from_bytes(held, "little") + self.packed[seat]).to_bytes(NUM_KINDS,
+                                                                            "little")
+        a, b, c, d = (int(seen.translate(level)[::-1], 2) for level in _LEVELS)
+        return _Left(seen.translate(_UNSEEN), (a, b, c, d))
 
 
-class _Left(list[int]):
-    """The copies of each kind unseen to a player, and ``levels``: for ``n`` = 1..4 the
-    kinds with at least ``n`` unseen as a mask, so that summing a mask's kinds is four
-    bit counts."""
+class _Left:
+    """The copies of each kind unseen to a player (``counts``), and ``levels``: for
+    ``n`` = 1..4 the kinds with at least ``n`` unseen as a mask, so that summing a mask's
+    kinds is four bit counts."""
 
-    __slots__ = ("levels",)
+    __slots__ = ("counts", "levels")
 
-    def __init__(self, counts: Sequence[int]) -> None:
-        super().__init__(counts)
-        one = two = three = four = 0
-        for k, n in enumerate(counts):
-            if n:
-                bit = 1 << k
-                one |= bit
-                if n > 1:
-                    two |= bit
-                    if n > 2:
-                        three |= bit
-                        if n > 3:
-                            four |= bit
-        self.levels = (one, two, three, four)
+    def __init__(self, counts: bytes, levels: tuple[int, int, int, int]) -> None:
+        self.counts = counts
+        self.levels = levels
 
 
 def _option(chosen: str, before: int, after: int, mask: int, left: _Left) -> Option:
-    a, b, c, d = left.levels  # _unseen written out: this runs for every option of every turn
-    return Option(chosen, before, after, mask, left, (mask & a).bit_count() + (
+    a, b, c, d = left.levels  # _unseen written out: this runs for every option scored
+    return Option(chosen, before, after, mask, left.counts, (mask & a).bit_count() + (
         mask & b).bit_count() + (mask & c).bit_count() + (mask & d).bit_count())
 
 
@@ -340,8 +403,13 @@ def _rank(options: list[Option]) -> list[Option]:
     return sorted(options, key=lambda o: o.rank_key)
 
 
-def _judge(chosen: Option, ranked: Sequence[Option]) -> tuple[str, int]:
-    best = ranked[0]
+def _first(options: list[Option]) -> tuple[Option, _Ranked]:
+    """The best of a few options, and all of them ranked."""
+    ranked = _rank(options)
+    return ranked[0], _Ranked(ranked)
+
+
+def _judge(chosen: Option, best: Option) -> tuple[str, int]:
     if chosen is best:
         return "best", 0
     if chosen.rank_key == best.rank_key:
@@ -349,6 +417,34 @@ def _judge(chosen: Option, ranked: Sequence[Option]) -> tuple[str, int]:
     if chosen.shanten_after == best.shanten_after:
         return "worse", best.unseen - chosen.unseen
     return "worse", best.unseen
+
+
+def _scored(keys: Sequence[bytes], melds: int, void: int | None, kind: int, before: int,
+            left: _Left) -> Option:
+    """The discard of ``kind``, its 进张 counted."""
+    return _option(_NAMES[kind], before, *ukeire_mask(_keys_without(keys, (kind,)), melds,
+                                                      void), left)
+
+
+def _leaders(keys: Sequence[bytes], melds: int, void: int | None, kinds: Sequence[int],
+             left: _Left) -> tuple[int, dict[int, Option], Option]:
+    """The shanten of the hand, the discards of ``kinds`` that leave the lowest shanten
+    (scored) and the first of them with the most unseen 进张: the option a full ranking
+    puts first, found without counting the 进张 of the others. ``kinds`` is not empty."""
+    before = keys_shanten(keys, melds, void)
+    after = discard_shantens(keys, melds, void)
+    low = min(after[k] for k in kinds)
+    scored = {k: _scored(keys, melds, void, k, before, left) for k in kinds if after[k] == low}
+    best = max(scored.values(), key=lambda o: o.unseen)  # the first of equals, as sorted
+    return before, scored, best
+
+
+def _all_discards(keys: Sequence[bytes], melds: int, void: int | None,
+                  kinds: Sequence[int], before: int, left: _Left,
+                  scored: dict[int, Option]) -> list[Option]:
+    """Every discard of ``kinds`` scored, in their order (those in ``scored`` reused)."""
+    after = discard_masks(keys, melds, void)
+    return [scored.get(k) or _option(_NAMES[k], before, *after[k], left) for k in kinds]
 
 
 class _Reviewer:
@@ -388,17 +484,16 @@ class _Reviewer:
             return  # a faulty log (a fifth copy, a tile not held): its verifier reports it
 
     def after(self, index: int, action: Action) -> None:
-        public = self.eyes.public
         if isinstance(action, Discard):
-            public[action.tile] += 1
+            self.eyes.show(action.tile, 1)
         elif isinstance(action, Peng):
-            public[action.tile] += 2
+            self.eyes.show(action.tile, 2)
         elif isinstance(action, Gang):
             kind = self.events[index].get("kind")
             if kind == "an":
-                self.eyes.own_hidden[action.actor][action.tile] += 4
+                self.eyes.show(action.tile, 4, action.actor)
             else:
-                public[action.tile] += 3 if kind == "ming" else 1
+                self.eyes.show(action.tile, 3 if kind == "ming" else 1)
 
     # -- exchange and void suit -------------------------------------------------------
 
@@ -406,14 +501,17 @@ class _Reviewer:
         hand = table.hands[seat]
         keys = table.keys[seat].keys
         given = [_NAMED[t] for t in give]
-        left = self.eyes.left(seat, hand)
-        before, _ = ukeire_mask(keys)
+        left = self.eyes.left(seat, keys)
+        before = keys_shanten(keys)
         options: dict[str, Option] = {}
         for suit in range(3):
             best: tuple[int, int, list[int], int] | None = None
-            threes = [(shanten(_minus_all(hand, t)), t) for t in _threes(hand, suit)]
-            if not threes:
+            picks = list(_threes(keys[suit]))
+            if not picks:
                 continue
+            shantens = suit_variant_shantens(keys, suit, [key for key, _ in picks])
+            threes = [(after, [suit * 9 + r for r in ranks])
+                      for after, (_, ranks) in zip(shantens, picks, strict=True)]
             fewest = min(after for after, _ in threes)
             for after, three in threes:
                 if after > fewest:
@@ -430,7 +528,8 @@ class _Reviewer:
                          *ukeire_mask(_keys_without(keys, three)), left)
         options.setdefault(chosen.chosen, chosen)
         counts = [sum(hand[s * 9:s * 9 + 9]) for s in range(3)]
-        self._decide(index, seat, "exchange", options[chosen.chosen], _rank(list(options.values())),
+        self._decide(index, seat, "exchange", options[chosen.chosen],
+                     *_first(list(options.values())),
                      {"suit_tiles": dict(zip(SUIT_LETTERS, counts, strict=True)),
                       "shortest": [SUIT_LETTERS[s] for s in range(3)
                                    if counts[s] == min(c for c in counts if c >= 3)]})
@@ -438,20 +537,20 @@ class _Reviewer:
     def _dingque(self, table: Table, index: int, seat: int, chosen: int) -> None:
         hand = table.hands[seat]
         keys = table.keys[seat].keys
-        before, _ = ukeire_mask(keys)
-        left = self.eyes.left(seat, hand)
+        before = keys_shanten(keys)
+        left = self.eyes.left(seat, keys)
         options = []
         for void in range(3):
             if sum(hand) % 3 == 1:
                 after, mask = ukeire_mask(keys, 0, void)
                 option = _option(SUIT_LETTERS[void], before, after, mask, left)
             else:  # the dealer's 14: as good as its best discard with this void
-                best = _rank(self._discards(keys, 0, void,
-                                            [k for k in range(NUM_KINDS) if hand[k]], left))[0]
+                _, _, best = _leaders(keys, 0, void, [k for k in range(NUM_KINDS) if hand[k]],
+                                      left)
                 option = _option(SUIT_LETTERS[void], before, best.shanten_after, best.mask, left)
             options.append(option)
         counts = [sum(hand[s * 9:s * 9 + 9]) for s in range(3)]
-        self._decide(index, seat, "dingque", options[chosen], _rank(options),
+        self._decide(index, seat, "dingque", options[chosen], *_first(options),
                      {"suit_tiles": dict(zip(SUIT_LETTERS, counts, strict=True)),
                       "fewest": [SUIT_LETTERS[s] for s in range(3) if counts[s] == min(counts)]})
 
@@ -461,44 +560,69 @@ class _Reviewer:
         seat = table.current
         if seat not in self.seats or table.won[seat]:
             return
-        hand, keys = table.hands[seat], table.keys[seat].keys
-        melds, void = min(len(table.melds[seat]), 4), table.voids[seat]
         kind = event["type"]
         if event.get("actor") != seat or kind not in ("discard", "gang"):
             return
-        legal = table.legal_actions(seat)
-        discards = [a.tile for a in legal if isinstance(a, Discard)]
+        hand, keys = table.hands[seat], table.keys[seat].keys
+        melds, void = min(len(table.melds[seat]), 4), table.voids[seat]
+        legal = self._turn_actions(table, seat)
+        if legal is None:  # neither a win nor a kong of the drawn tile to pass up
+            discards = self._legal_discards(table, seat)
+        else:
+            discards = [a.tile for a in legal if isinstance(a, Discard)]
         tile = _NAMED[event["tile"]]
         if kind == "discard" and hand[tile]:
             self._discard(table, index, seat, tile, discards)
-            self._passed_self_win(table, index, seat, legal)
-            self._passed_kong(table, index, seat, legal, discards)
+            if legal is not None:
+                self._passed_self_win(table, index, seat, legal)
+                self._passed_kong(table, index, seat, legal, discards)
         elif kind == "gang" and event.get("kind") in ("an", "jia") and \
                 hand[tile] >= (4 if event["kind"] == "an" else 1):
             self._own_kong(index, seat, tile, event["kind"], hand, keys, melds, void,
                            discards, len(table.live_seats()))
 
-    def _discards(self, keys: Sequence[bytes], melds: int, void: int | None,
-                  kinds: Sequence[int], left: _Left) -> list[Option]:
-        before, _ = ukeire_mask(keys, melds, void)
-        after = discard_masks(keys, melds, void)
-        return [_option(_NAMES[k], before, *after[k], left) for k in kinds]
+    @staticmethod
+    def _turn_actions(table: Table, seat: int) -> list[Action | Pass] | None:
+        """The table's legal actions when the seat may have a win or a kong of the tile it
+        drew to pass up; None when it cannot (the usual case: asking costs more than the
+        discards' ranking)."""
+        hand, drawn = table.hands[seat], table.last_draw
+        if table.keys[seat].is_winning(table.voids[seat]) or (drawn is not None and (
+                hand[drawn] == COPIES or any(m.kind is MeldKind.PENG and m.tile == drawn
+                                             for m in table.melds[seat]))):
+            return table.legal_actions(seat)
+        return None
+
+    def _legal_discards(self, table: Table, seat: int) -> list[Tile]:
+        """The discards :meth:`Table.legal_actions` lists: every kind held, only the void
+        suit's under ``void_first`` while one is held, none when the last-four rule binds
+        the seat to win (docs/rules.md §2)."""
+        if table.must_win == seat:
+            return []
+        hand, void = table.hands[seat], table.voids[seat]
+        kinds = [k for k in range(NUM_KINDS) if hand[k]]
+        if self.rules.void_first and void is not None:
+            kinds = [k for k in kinds if k // 9 == void] or kinds
+        return [TILES[k] for k in kinds]
 
     def _discard(self, table: Table, index: int, seat: int, tile: Tile,
                  legal: list[Tile]) -> None:
-        hand, keys = table.hands[seat], table.keys[seat].keys
+        keys = tuple(table.keys[seat].keys)  # a snapshot: the ranking may be built later
         melds, void = min(len(table.melds[seat]), 4), table.voids[seat]
         kinds: list[int] = list(legal)
         if tile not in kinds:
             kinds.append(tile)
-        options = self._discards(keys, melds, void, kinds, self.eyes.left(seat, hand))
-        chosen = options[kinds.index(tile)]
-        ranked = _rank(options)
-        holds_void = void is not None and tile // 9 != void and any(hand[void * 9:void * 9 + 9])
+        left = self.eyes.left(seat, keys)
+        before, scored, best = _leaders(keys, melds, void, kinds, left)
+        chosen = scored.get(tile) or _scored(keys, melds, void, tile, before, left)
+        scored[tile] = chosen
+        holds_void = void is not None and tile // 9 != void and any(keys[void])
         detail: dict[str, Any] = {}
         if chosen.shanten_after == 0 and not self.ready[seat]:
             detail["ready"] = self._ready(table, seat, tile, chosen)
-        self._decide(index, seat, "discard", chosen, ranked, detail,
+        ranking = _Ranked(build=lambda: _all_discards(keys, melds, void, kinds, before, left,
+                                                      scored))
+        self._decide(index, seat, "discard", chosen, best, ranking, detail,
                      verdict="void_held" if holds_void else None)
 
     def _ready(self, table: Table, seat: int, tile: Tile, chosen: Option) -> dict[str, Any]:
@@ -514,15 +638,14 @@ class _Reviewer:
                   discards: list[Tile], live: int) -> None:
         if not discards:
             return
-        left = self.eyes.left(seat, hand)
-        pass_best = _rank(self._discards(keys, melds, void, discards, left))[0]
-        pass_option = _option("pass", pass_best.shanten_before, pass_best.shanten_after,
-                              pass_best.mask, left)
+        left = self.eyes.left(seat, keys)
+        before, _, pass_best = _leaders(keys, melds, void, discards, left)
+        pass_option = _option("pass", before, pass_best.shanten_after, pass_best.mask, left)
         kong = self._kong_option(keys, void, tile, 4 if kind == "an" else 1,
-                                 melds + (kind == "an"), pass_best.shanten_before, left)
+                                 melds + (kind == "an"), before, left)
         detail = self._kong_detail(live, seat, tile, kind, void, _minus(hand, tile, 1),
                                    kong)
-        self._decide(index, seat, "gang", kong, _rank([kong, pass_option]), detail)
+        self._decide(index, seat, "gang", kong, *_first([kong, pass_option]), detail)
 
     def _passed_kong(self, table: Table, index: int, seat: int, legal: list[Action | Pass],
                      discards: list[Tile]) -> None:
@@ -535,15 +658,14 @@ class _Reviewer:
         kind = kongs[0].kind.log
         keys, void = table.keys[seat].keys, table.voids[seat]
         melds = min(len(table.melds[seat]), 4)
-        left = self.eyes.left(seat, hand)
-        pass_best = _rank(self._discards(keys, melds, void, discards, left))[0]
-        pass_option = _option("pass", pass_best.shanten_before, pass_best.shanten_after,
-                              pass_best.mask, left)
+        left = self.eyes.left(seat, keys)
+        before, _, pass_best = _leaders(keys, melds, void, discards, left)
+        pass_option = _option("pass", before, pass_best.shanten_after, pass_best.mask, left)
         kong = self._kong_option(keys, void, drawn, 4 if kind == "an" else 1,
-                                 melds + (kind == "an"), pass_best.shanten_before, left)
+                                 melds + (kind == "an"), before, left)
         detail = self._kong_detail(len(table.live_seats()), seat, drawn, kind, void,
                                    _minus(hand, drawn, 1), kong)
-        self._decide(index, seat, "gang", pass_option, _rank([kong, pass_option]), detail)
+        self._decide(index, seat, "gang", pass_option, *_first([kong, pass_option]), detail)
 
     def _kong_option(self, keys: Sequence[bytes], void: int | None, tile: Tile,
                      n: int, melds_after: int, before: int, left: _Left) -> Option:
@@ -570,13 +692,13 @@ class _Reviewer:
                 return
 
     def _passed_win(self, table: Table, index: int, seat: int, tile: Tile, fan: int) -> None:
-        hand, keys = table.hands[seat], table.keys[seat].keys
+        keys = table.keys[seat].keys
         melds, void = min(len(table.melds[seat]), 4), table.voids[seat]
         before, mask = ukeire_mask(keys, melds, void)
-        left = self.eyes.left(seat, hand)
+        left = self.eyes.left(seat, keys)
         option = _option("pass", before, before, mask, left)
         win = _option(f"hu {tile}", before, -1, 0, left)
-        self._decide(index, seat, "pass_win", option, [win, option],
+        self._decide(index, seat, "pass_win", option, win, _Ranked((win, option)),
                      {"tile": str(tile), "fan": fan}, verdict="passed")
 
     # -- an open window: claims and wins on another's tile ------------------------------
@@ -623,7 +745,7 @@ class _Reviewer:
         hand, void = table.hands[seat], table.voids[seat]
         keys, melds = table.keys[seat].keys, min(len(table.melds[seat]), 3)
         before, mask = ukeire_mask(keys, melds, void)
-        left = self.eyes.left(seat, hand)  # the pair to peng with moves to a meld: still seen
+        left = self.eyes.left(seat, keys)  # the pair to peng with moves to a meld: still seen
         pass_option = _option("pass", before, before, mask, left)
         options = [pass_option]
         after_peng = _minus(hand, tile, 2)
@@ -631,8 +753,8 @@ class _Reviewer:
         if self.rules.void_first and void is not None:
             kinds = [k for k in kinds if k // 9 == void] or kinds
         if kinds:
-            best = _rank(self._discards(_keys_without(keys, (tile, tile)), melds + 1, void,
-                                        kinds, left))[0]
+            _, _, best = _leaders(_keys_without(keys, (tile, tile)), melds + 1, void, kinds,
+                                  left)
             options.append(_option(f"peng {tile}", before, best.shanten_after, best.mask, left))
         kong = None
         if hand[tile] >= 3:
@@ -647,25 +769,18 @@ class _Reviewer:
         if kong is not None:
             detail.update(self._kong_detail(len(table.live_seats()), seat, tile, "ming", void,
                                             hand, kong))
-        self._decide(event, seat, kind, chosen, _rank(options), detail)
+        self._decide(event, seat, kind, chosen, *_first(options), detail)
 
     # -- recording --------------------------------------------------------------------
 
-    def _decide(self, index: int, seat: int, kind: str, chosen: Option,
-                ranked: Sequence[Option], detail: dict[str, Any],
-                verdict: str | None = None) -> None:
-        judged, loss = _judge(chosen, ranked)
+    def _decide(self, index: int, seat: int, kind: str, chosen: Option, best: Option,
+                ranking: _Ranked, detail: dict[str, Any], verdict: str | None = None) -> None:
+        """Record a decision: ``best`` is the option ``ranking`` puts first."""
+        judged, loss = _judge(chosen, best)
         self.decisions.append(Decision(
             self.round, index, seat, kind, chosen.chosen, verdict or judged,
-            chosen.shanten_before, chosen.shanten_after, chosen.ukeire, tuple(ranked), loss,
+            chosen.shanten_before, chosen.shanten_after, chosen.ukeire, ranking, loss,
             detail))
-
-
-def _minus_all(hand: Sequence[int], tiles: Sequence[int]) -> list[int]:
-    out = list(hand)
-    for t in tiles:
-        out[t] -= 1
-    return out
 
 
 def _minus(hand: Sequence[int], tile: int, n: int) -> list[int]:
@@ -674,26 +789,24 @@ def _minus(hand: Sequence[int], tile: int, n: int) -> list[int]:
     return out
 
 
-def _threes(hand: Sequence[int], suit: int) -> Iterator[list[int]]:
-    """Every distinct choice of three tiles of one suit from the hand."""
-    start = suit * 9
-    counts = list(hand[start:start + 9])
+def _threes(key: bytes) -> Iterator[tuple[bytes, list[int]]]:
+    """Every distinct choice of three tiles from one suit's key: the key left, and the
+    ranks taken."""
+    counts = bytearray(key)
 
-    def pick(rank: int, need: int, taken: list[int]) -> Iterator[list[int]]:
+    def pick(rank: int, need: int, taken: list[int]) -> Iterator[tuple[bytes, list[int]]]:
         if need == 0:
-            yield list(taken)
+            yield bytes(counts), list(taken)
             return
         for r in range(rank, 9):
             if counts[r]:
                 counts[r] -= 1
-                taken.append(start + r)
+                taken.append(r)
                 yield from pick(r, need - 1, taken)
                 taken.pop()
                 counts[r] += 1
 
     yield from pick(0, 3, [])
-
-
 
 
 # -- the command line -----------------------------------------------------------------

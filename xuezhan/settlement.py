@@ -84,7 +84,8 @@ class WinEvent:
     points: int
     """Per payer for base 1 (already ``rules.points(fan)``)."""
     detail: str
-    """Human-readable pattern + add-ons breakdown."""
+    """Human-readable pattern + add-ons breakdown, for a win recorded without ``score``
+    (a score sheet's); the replay leaves it empty: read :attr:`breakdown`."""
     pattern: str | None
     in_round: frozenset[int]
     """Seats not yet won just before this win (includes the winner; for several wins on one
@@ -99,6 +100,12 @@ class WinEvent:
     score: Score | None = field(default=None, compare=False)
     """The scorer's result, when the record comes from the replay: the payment lists its
     patterns and add-ons as data (without it, ``detail`` stands in as text)."""
+
+    @property
+    def breakdown(self) -> str:
+        """The pattern + add-ons breakdown as text (built when asked: the replay scores
+        thousands of wins whose text nobody reads)."""
+        return self.score.breakdown() if self.score is not None else self.detail
 
 
 @dataclass(frozen=True, slots=True)
@@ -614,6 +621,8 @@ def _check_record(record: RoundRecord) -> None:
             if e.after_kong is not None and e.after_kong.discarder is not None:
                 seats.append(e.after_kong.discarder)
     seats.extend(c.seat for c in record.checks)
+    if set(map(type, seats)) == {int} and min(seats) >= 0 and max(seats) <= 3:
+        return  # every seat a plain int of 0-3: the usual record, checked without a loop
     bad = [s for s in seats if isinstance(s, bool) or not isinstance(s, int) or s not in SEATS]
     if bad:
         raise SettlementError(f"seat must be 0-3, not {bad[0]!r}")

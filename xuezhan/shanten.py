@@ -92,6 +92,14 @@ _ANSWER: dict[int, tuple[int, ...]] = {}
 #: masks of that suit, for 0..4 melds (by the key, not its profile: growing it is per rank)
 _MASKS: dict[tuple[int, bytes], tuple[int, ...]] = {}
 _BLOCKS: dict[bytes, tuple[int, ...]] = {_EMPTY: (0, 0, 0, 0, 0, *[_NONE] * 5)}
+#: suit key -> its profile id, then the ids of the key with one more of each rank
+_GROWN: dict[bytes, tuple[int, ...]] = {}
+#: suit key -> the profile ids of the key with one fewer of each rank
+_REMOVED: dict[bytes, tuple[int, ...]] = {}
+#: _MASKS is emptied when it reaches this many entries (each some 250 bytes): its keys
+#: pair a suit key with two suits' profile, and a stream of new hands never repeats them
+#: all, while a miss costs a dozen look-ups in the tables that do settle
+MASKS_LIMIT = 1 << 18
 _LOCK = threading.Lock()
 
 
@@ -261,6 +269,101 @@ def discard_masks(keys: Sequence[bytes], melds: int = 0, void: int | None = None
         return out
 
 
+def keys_shanten(keys: Sequence[bytes], melds: int = 0, void: int | None = None) -> int:
+    """:func:`shanten` of the hand with these suit keys (as
+    :attr:`~xuezhan.hand.SuitKeys.keys` holds them, or as a reviewer derives them).
+
+    >>> from xuezhan.hand import SuitKeys
+    >>> from xuezhan.tiles import counts_of, parse_tiles
+    >>> keys_shanten(SuitKeys(counts_of(parse_tiles("123m456m789m23p55s9s"))).keys, void=2)
+    2
+    """
+    a, b, c = keys
+    if void is not None:
+        a, b, c = _drop_suit(a, b, c, void)
+    try:
+        answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
+    except KeyError:
+        answers = _answers_slow(a, b, c)
+    if 0 <= melds <= _MAX_MELDS:
+        return answers[melds]
+    raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
+
+
+def suit_variant_shantens(keys: Sequence[bytes], suit: int, variants: Sequence[bytes],
+                          melds: int = 0) -> list[int]:
+    """The :func:`shanten` of the hand with ``suit``'s key replaced by each of
+    ``variants`` (the other two suits as they are): the other suits' profile is looked up
+    once, each variant is one more look-up — what a reviewer weighing every three tiles
+    of a suit to give away needs.
+
+    >>> from xuezhan.hand import SuitKeys
+    >>> from xuezhan.tiles import counts_of, parse_tiles
+    >>> keys = SuitKeys(counts_of(parse_tiles("123m456m789m23p55s9s"))).keys
+    >>> suit_variant_shantens(keys, 2, [bytes([0, 0, 0, 0, 2, 0, 0, 0, 0]), bytes(9)])
+    [0, 2]
+    """
+    if not 0 <= melds <= _MAX_MELDS:
+        raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
+    i, j = [t for t in (0, 1, 2) if t != suit]
+    try:
+        pair = _PAIR[_LEFT[keys[i]] + _RIGHT[keys[j]]]
+        return [_ANSWER[pair + _RIGHT[v]][melds] for v in variants]
+    except KeyError:  # a look-up not in the tables yet: this fills them in
+        out = []
+        for v in variants:
+            trio = list(keys)
+            trio[suit] = v
+            out.append(_answers_slow(trio[0], trio[1], trio[2])[melds])
+        return out
+
+
+def discard_shantens(keys: Sequence[bytes], melds: int = 0, void: int | None = None
+                     ) -> dict[int, int]:
+    """The shanten alone of :func:`discard_masks`: for every kind the hand holds, the
+    shanten of the hand without one of it.
+
+    A suit's profile with one fewer of each rank is kept per suit key, so this is one
+    look-up per kind: a reviewer ranks the discards by it first and asks for the 进张
+    only of the few that leave the lowest shanten.
+
+    >>> from xuezhan.hand import SuitKeys
+    >>> from xuezhan.tiles import counts_of, parse_tiles
+    >>> after = discard_shantens(SuitKeys(counts_of(parse_tiles("123m456m789m23p55s9s"))).keys)
+    >>> [(str(TILES[k]), s) for k, s in after.items() if s == 0]
+    [('9s', 0)]
+    """
+    if not 0 <= melds <= _MAX_MELDS:
+        raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
+    a, b, c = keys
+    dropped = (a, b, c) if void is None else _drop_suit(a, b, c, void)
+    out: dict[int, int] = {}
+    for suit in range(3):
+        own = keys[suit]
+        if not any(own):
+            continue
+        if suit == void:  # without its void tiles the hand is the same whichever goes
+            found = keys_shanten(keys, melds, void)
+            out.update((suit * 9 + r, found) for r in range(9) if own[r])
+            continue
+        i, j = [t for t in (0, 1, 2) if t != suit]
+        try:
+            pair = _PAIR[_LEFT[dropped[i]] + _RIGHT[dropped[j]]]
+            removed = _REMOVED.get(own) or _removal(own)
+            for rank, q in enumerate(removed):
+                if q >= 0:
+                    out[suit * 9 + rank] = _ANSWER[pair + q][melds]
+        except KeyError:  # a look-up not in the tables yet: this fills them in
+            for rank in range(9):
+                if own[rank]:
+                    shrunk = bytearray(own)
+                    shrunk[rank] -= 1
+                    trio = list(dropped)
+                    trio[suit] = bytes(shrunk)
+                    out[suit * 9 + rank] = _answers_slow(*trio)[melds]
+    return out
+
+
 def _discard_masks(keys: Sequence[bytes], melds: int, void: int | None
                    ) -> dict[int, tuple[int, int]]:
     """:func:`discard_masks` from the tables alone. :raises KeyError: on a miss."""
@@ -321,22 +424,66 @@ def _answers_slow(a: bytes, b: bytes, c: bytes) -> tuple[int, ...]:
 
 def _masks_slow(key: bytes, left: bytes, right: bytes) -> tuple[int, ...]:
     """The shanten for 0..4 melds, then the 进张 rank mask of ``key``'s suit for 0..4
-    melds, with ``left`` and ``right`` the other suits: filled in once per look-up key."""
+    melds, with ``left`` and ``right`` the other suits: from the key's growth (the
+    profiles of the key with one more of each rank, kept per key) and the answers of the
+    two other suits' profile with each, then kept while the table has room."""
     with _LOCK:
         pair = _pair_id(_suit_id(left), _suit_id(right)) << _SHIFT
-        base = _answer(pair, _suit_id(key))
-        masks = [0] * (_MAX_MELDS + 1)
-        grown = bytearray(key)
+        grown = _GROWN.get(key) or _growth(key)
+        base = _answer(pair, grown[0])
+        b0, b1, b2, b3, b4 = base
+        m0 = m1 = m2 = m3 = m4 = 0
+        answers = _ANSWER
+        bit = 1
+        for q in grown[1:]:  # written out: a key the tables have not met costs this
+            if q >= 0:
+                a0, a1, a2, a3, a4 = answers.get(pair + q) or _answer(pair, q)
+                if a0 < b0:
+                    m0 |= bit
+                if a1 < b1:
+                    m1 |= bit
+                if a2 < b2:
+                    m2 |= bit
+                if a3 < b3:
+                    m3 |= bit
+                if a4 < b4:
+                    m4 |= bit
+            bit <<= 1
+        if len(_MASKS) >= MASKS_LIMIT:
+            _MASKS.clear()  # a fresh corpus keeps meeting new keys: bound the memory
+        found = _MASKS[pair, key] = (*base, m0, m1, m2, m3, m4)
+    return found
+
+
+def _growth(key: bytes) -> tuple[int, ...]:
+    """The profile id of ``key``, then of ``key`` with one more of each rank (−1 where
+    that would pass :data:`MAX_COPIES`). Call with the lock held."""
+    grown = bytearray(key)
+    ids = [_suit_id(key)]
+    for rank in range(9):
+        if grown[rank] >= MAX_COPIES:
+            ids.append(-1)
+            continue
+        grown[rank] += 1
+        ids.append(_suit_id(bytes(grown)))
+        grown[rank] -= 1
+    found = _GROWN[key] = tuple(ids)
+    return found
+
+
+def _removal(key: bytes) -> tuple[int, ...]:
+    """The profile id of ``key`` with one fewer of each rank (−1 for a rank it lacks)."""
+    with _LOCK:
+        shrunk = bytearray(key)
+        ids = []
         for rank in range(9):
-            if grown[rank] >= MAX_COPIES:
+            if not shrunk[rank]:
+                ids.append(-1)
                 continue
-            grown[rank] += 1
-            answers = _answer(pair, _suit_id(bytes(grown)))
-            grown[rank] -= 1
-            for melds in range(_MAX_MELDS + 1):
-                if answers[melds] < base[melds]:
-                    masks[melds] |= 1 << rank
-        found = _MASKS[pair, key] = (*base, *masks)
+            shrunk[rank] -= 1
+            ids.append(_suit_id(bytes(shrunk)))
+            shrunk[rank] += 1
+        found = _REMOVED[key] = tuple(ids)
     return found
 
 

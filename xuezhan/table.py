@@ -12,7 +12,6 @@ The table only records what happened; ``outcome()`` turns that into the
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -526,19 +525,22 @@ class Table:
             problems.append(Problem("dice_missing", "the ruleset picks the exchange direction "
                                     "by the dice sum, but the round records no dice"))
         source = SOURCE_STEP[direction or "from_next"]
+        hands = self.hands
         for seat, give in enumerate(ex.give):
             if len({t // 9 for t in give}) > 1:
                 problems.append(Problem("exchange_mixed_suits", f"seat {seat} gives "
                                         f"{_fmt(give)}, not three tiles of one suit", seat))
-            have = self.hands[seat]
-            for t, n in Counter(give).items():
-                if have[t] < n:
+            have = hands[seat]
+            for t in dict.fromkeys(give):
+                if have[t] < give.count(t):
                     problems.append(Problem("tile_not_in_hand",
                                             f"seat {seat} gives {TILES[t]} but holds {have[t]}",
                                             seat))
         for seat, give in enumerate(ex.give):
+            have = hands[seat]
             for t in give:
-                self._take(seat, t, min(1, self.hands[seat][t]))
+                if have[t]:
+                    have[t] -= 1
         for seat in range(4):
             got = ex.give[(seat + source) % 4]
             if direction is None and ex.receive is not None:
@@ -547,8 +549,12 @@ class Table:
                 problems.append(Problem("exchange_receive_mismatch", f"seat {seat} records "
                                         f"receiving {_fmt(ex.receive[seat])}; with die {ex.die} "
                                         f"({direction}) it gets {_fmt(got)}", seat))
+            have = hands[seat]
             for t in got:
-                self._give(seat, t)
+                have[t] += 1
+        # the tiles moved on the counts alone: each seat's keys are rebuilt once
+        self.keys = [SuitKeys(h) for h in hands]
+        self._waits = [None] * 4
         self.stage = Stage.DINGQUE
 
     def _dingque(self, dq: DingQue, problems: list[Problem]) -> None:
@@ -787,7 +793,7 @@ class Table:
             self.scores[seat] = score
             self.record.append(WinEvent(
                 index=self.event_index, seat=seat, tile=h.tile, discarder=h.target,
-                fan=score.fan, points=score.points, detail=score.breakdown(),
+                fan=score.fan, points=score.points, detail="",
                 pattern=score.pattern, in_round=in_round, group=group, rob_kong=ctx.rob_kong,
                 after_kong=self.replacement_of if ctx.after_kong else None,
                 kong_before_discard=self.kong_before_discard if ctx.kong_discard else None,

@@ -80,6 +80,19 @@ def test_the_standings_page_ranks_players_and_offers_print_and_csv(
     assert "@media print" in text and "format=csv" in text
 
 
+def test_the_standings_page_names_its_tie_breaks_in_the_page_language(
+    club: Any, cast: Any, season: Season
+) -> None:
+    season.tie_breaks = ["wins", "head_to_head"]
+    season.save()
+    url = f"/clubs/{club.pk}/seasons/{season.pk}/"
+    english = browser(cast["mia"]).get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    chinese = browser(cast["mia"]).get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "more matches won (placed 1st), head-to-head net among the tied players" in english
+    assert "more matches won" not in chinese and "head-to-head" not in chinese
+    assert "同分时比较" in chinese
+
+
 def test_the_ledger_page_shows_transfers_and_lets_an_admin_record_a_partial_payment(
     club: Any, cast: Any, season: Season
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -46,3 +47,11 @@ def test_in_chinese_every_sentence_is_chinese_with_the_players_names() -> None:
         for p in PAYMENTS:
             text = sentence(p.reason, p.params, lambda n: names[n])
             assert text.endswith("。") and " pays " not in text and "seat" not in text, text
+
+
+@pytest.mark.django_db
+def test_in_chinese_tiles_are_named_as_players_read_them_never_coded() -> None:
+    with translation.override("zh-hans"):
+        texts = [sentence(p.reason, p.params, lambda n: f"P{n}") for p in PAYMENTS]
+    assert not [t for t in texts if re.search(r"[1-9][mps]", t)]
+    assert any(re.search(r"[1-9][万筒条]", t) for t in texts)

@@ -169,6 +169,20 @@ def test_a_bad_filter_on_the_page_is_shown_not_a_500(
     assert [name for name, _ in page.context["errors"]] == ["From"]
 
 
+@pytest.mark.parametrize(
+    ("language", "to", "start"), [("en", "To", "From"), ("zh-hans", "到", "从")]
+)
+def test_dates_out_of_order_are_named_by_their_filters_in_the_page_language(
+    club: Any, cast: Any, players: dict[str, int], language: str, to: str, start: str
+) -> None:
+    page = signed_in(cast["mia"]).get(
+        f"/clubs/{club.pk}/players/{players['bob']}/stats/?from=2026-02-01&to=2026-01-01",
+        HTTP_ACCEPT_LANGUAGE=language)
+    [(name, message)] = page.context["errors"]
+    assert name == to and f"“{to}”" in message and f"“{start}”" in message
+    assert ("before" in message) is (language == "en")
+
+
 def test_the_leaderboard_page_ranks_with_the_chosen_stat(
     club: Any, cast: Any, players: dict[str, int]
 ) -> None:

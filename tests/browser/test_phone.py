@@ -54,3 +54,23 @@ def test_no_main_page_scrolls_sideways_on_a_phone(
         page.wait_for_load_state("load")
         assert page.evaluate(WIDE) == [], url
     assert page.errors == []
+
+
+STACKED = """() => [...document.querySelectorAll('main form[method=get] label')].map(label => {
+    const box = label.getBoundingClientRect();
+    const field = label.querySelector('input, select').getBoundingClientRect();
+    return {label: label.textContent.trim(), below: field.top - box.top,
+            aligned: Math.abs(field.left - box.left) <= 1};
+})"""
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hans"])
+def test_the_ledger_form_puts_each_label_above_its_field_on_a_phone(
+    visit: Any, club: Any, league: dict[str, int], language: str
+) -> None:
+    page = visit("adam", f"/clubs/{club.pk}/ledger/?season={league['season']}", width=390,
+                 language=language)
+    page.wait_for_load_state("load")
+    fields = page.evaluate(STACKED)
+    assert len(fields) == 4
+    assert all(f["aligned"] and f["below"] >= 10 for f in fields), fields

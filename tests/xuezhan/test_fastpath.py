@@ -12,9 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from xuezhan.errors import XuezhanError
-from xuezhan.fastpath import replay_regular
+from xuezhan.fastpath import _plain_round, replay_regular
 from xuezhan.replay import verify_document
 from xuezhan.rules import Rules
+from xuezhan.schema import validate_document
 from xuezhan.sim.corrupt import KINDS, corrupt
 from xuezhan.sim.simulate import simulate_match
 
@@ -140,5 +141,53 @@ def test_both_paths_agree_on_any_value_put_anywhere(data: st.DataObject, value: 
     for step in path[:-1]:
         target = target[step]
     target[path[-1]] = value
+    fast, lenient = both(doc)
+    assert fast == lenient
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), value=JSON_VALUES)
+def test_the_hand_check_of_a_round_never_passes_what_the_schema_refuses(
+        data: st.DataObject, value: Any) -> None:
+    doc = json.loads(json.dumps(legal_corpus()[data.draw(st.integers(0, 7))]))
+    round_doc = {**doc["rounds"][0], "events": []}
+    path = data.draw(st.sampled_from([p for p in _paths(round_doc) if p]))
+    target: Any = round_doc
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = value
+    if _plain_round(round_doc):
+        # the tiles and events are the replay's to check: only the rest is vouched for
+        named = {**round_doc, "hands": [["1m"] * len(h) for h in round_doc["hands"]],
+                 "events": [{"type": "dingque", "suits": ["m", "m", "m", "m"]}] * len(
+                     round_doc["events"]),
+                 "wall": ["1m"] * len(round_doc.get("wall", []))}
+        assert not validate_document({**doc, "rounds": [named]})
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_both_paths_agree_on_changed_claims_kongs_and_openings(data: st.DataObject) -> None:
+    # the lean path applies pengs, kongs, exchanges and void declarations itself: change
+    # one of them (its target, kind, tile, seat) or what comes right after it
+    doc = json.loads(json.dumps(data.draw(st.sampled_from(legal_corpus()))))
+    events = doc["rounds"][0]["events"]
+    picked = [i for i, e in enumerate(events)
+              if e["type"] in ("peng", "gang", "hu", "exchange", "dingque")]
+    i = data.draw(st.sampled_from(picked)) + data.draw(st.integers(0, 1))
+    if i >= len(events):
+        i = len(events) - 1
+    event = events[i]
+    field = data.draw(st.sampled_from(["target", "kind", "tile", "actor", "die", "suits"]))
+    if field == "kind":
+        event["kind"] = data.draw(st.sampled_from(["ming", "jia", "an"]))
+    elif field == "suits":
+        event["suits"] = data.draw(st.lists(st.sampled_from("mps"), min_size=4, max_size=4))
+    elif field == "die":
+        event["die"] = data.draw(st.integers(1, 6))
+    elif field == "tile":
+        event["tile"] = data.draw(st.sampled_from(["1m", "5p", "9s", "2m", "7p"]))
+    else:
+        event[field] = data.draw(st.integers(0, 3))
     fast, lenient = both(doc)
     assert fast == lenient

@@ -10,7 +10,15 @@ from hypothesis import strategies as st
 
 from xuezhan.errors import TileCountError
 from xuezhan.hand import SuitKeys, is_ready, is_winning
-from xuezhan.shanten import ShantenInputError, shanten, shanten_keys, ukeire
+from xuezhan.shanten import (
+    ShantenInputError,
+    discard_masks,
+    discard_shantens,
+    keys_shanten,
+    shanten,
+    shanten_keys,
+    ukeire,
+)
 from xuezhan.tiles import counts_of, parse_tiles
 
 FAST = settings(max_examples=120, deadline=None,
@@ -265,3 +273,22 @@ def test_ukeire_needs_a_hand_of_thirteen_less_three_per_meld() -> None:
         ukeire(c("123m456m789m23p55s"), melds=-1)
     with pytest.raises(ShantenInputError, match="copies"):
         ukeire([5] + [0] * 25 + [8])
+
+
+# -- the look-ups a reviewer makes ----------------------------------------------------
+
+
+@FAST
+@given(st.lists(st.integers(0, 26), min_size=1, max_size=14), st.integers(0, 2),
+       st.one_of(st.none(), st.integers(0, 2)))
+def test_discard_shantens_are_the_shantens_of_the_hand_without_each_kind(
+        tiles: list[int], melds: int, void: int | None) -> None:
+    counts = [min(tiles.count(k), 4) for k in range(27)]
+    keys = SuitKeys(counts).keys
+    after = discard_shantens(keys, melds, void)
+    assert sorted(after) == [k for k in range(27) if counts[k]]
+    for kind, found in after.items():
+        kept = list(counts)
+        kept[kind] -= 1
+        assert found == shanten(kept, melds, void) == discard_masks(keys, melds, void)[kind][0]
+    assert keys_shanten(keys, melds, void) == shanten(counts, melds, void)

@@ -1,0 +1,657 @@
+"""The decision review as it was first written (xuezhan/review.py before it was made
+fast): a slow, straightforward reference kept for the tests only. Every option of every
+decision is scored and ranked as it is met; the engine's review must print the same JSON
+(tests/xuezhan/test_review_reference.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from xuezhan.actions import Action, Discard, Gang, Hu, Pass, Peng
+from xuezhan.errors import LogFormatError, XuezhanError
+from xuezhan.fan import ting_value
+from xuezhan.hand import waits
+from xuezhan.replay import RoundWalk
+from xuezhan.rules import Rules
+from xuezhan.schema import validate_document
+from xuezhan.shanten import discard_masks, shanten, ukeire_mask
+from xuezhan.table import Table
+from xuezhan.tiles import COPIES, NUM_KINDS, SUIT_LETTERS, TILES, Tile, format_tiles
+
+KINDS = ("exchange", "dingque", "discard", "peng", "gang", "pass_win")
+VERDICTS = ("best", "equal", "worse", "void_held", "passed")
+#: verdicts counted as mistakes in the summary
+MISTAKES = ("worse", "void_held")
+_NAMED = {str(t): t for t in TILES}
+_NAMES = [str(t) for t in TILES]
+_KONG_KIND = {"ming": "direct", "jia": "added", "an": "concealed"}
+
+
+@dataclass(slots=True)
+class Option:
+    """One choice of a decision, scored: what the hand is after it and its 进张."""
+
+    chosen: str
+    """``"5m"`` (a discard), ``"123m"`` (three to give), ``"m"`` (a void suit),
+    ``"peng 5m"``, ``"gang 5m"``, ``"pass"``."""
+    shanten_before: int
+    shanten_after: int
+    mask: int
+    """The 进张 kinds: bit ``k`` for kind ``k``."""
+    left: Sequence[int]
+    """The copies of each kind unseen to the player when deciding (shared by the options)."""
+    unseen: int
+    """The 进张's unseen copies, summed."""
+
+    @property
+    def ukeire(self) -> tuple[tuple[Tile, int], ...]:
+        """The 进张 kinds with their copies unseen to the player, in tile order."""
+        left, mask = self.left, self.mask
+        return tuple((t, left[t]) for t in TILES if mask >> t & 1)
+
+    @property
+    def rank_key(self) -> tuple[int, int]:
+        return (self.shanten_after, -self.unseen)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"chosen": self.chosen, "shanten_before": self.shanten_before,
+                "shanten_after": self.shanten_after, "unseen": self.unseen,
+                "ukeire": [{"tile": str(t), "unseen": n} for t, n in self.ukeire]}
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One reviewed decision of one seat."""
+
+    round: int
+    event: int
+    """Index into the round's ``events`` (the claim, or the discard it let go)."""
+    seat: int
+    kind: str
+    chosen: str
+    verdict: str
+    shanten_before: int
+    shanten_after: int
+    ukeire: tuple[tuple[Tile, int], ...]
+    alternatives: tuple[Option, ...]
+    """Every option, ranked best first (the chosen one among them)."""
+    loss: int
+    """进张 given up against the best option (0 when best or equal)."""
+    detail: dict[str, Any] = field(default_factory=dict)
+    """What the kind adds: fewest-tiles suit, kong money, waits before and after, the fan
+    of a passed win, the ready hand's quality."""
+
+    def to_json(self) -> dict[str, Any]:
+        best = self.alternatives[0].rank_key if self.alternatives else None
+        return {
+            "round": self.round, "event": self.event, "seat": self.seat, "kind": self.kind,
+            "chosen": self.chosen, "verdict": self.verdict,
+            "shanten_before": self.shanten_before, "shanten_after": self.shanten_after,
+            "ukeire": [{"tile": str(t), "unseen": n} for t, n in self.ukeire],
+            "alternatives": [{**o.to_json(), "verdict": _verdict_of(i, o, best)}
+                             for i, o in enumerate(self.alternatives)],
+            "loss": self.loss, "detail": self.detail,
+        }
+
+
+@dataclass
+class SeatSummary:
+    """One seat's decisions in a round (or a match) in a few numbers."""
+
+    seat: int
+    decisions: int = 0
+    best: int = 0
+    equal: int = 0
+    discards: int = 0
+    ukeire_lost: int = 0
+    """进张 given up over the discards."""
+    mistakes: dict[str, int] = field(default_factory=dict)
+    """Kind -> decisions judged ``worse`` or ``void_held``."""
+    passed_wins: int = 0
+    first_ready: dict[str, Any] | None = None
+
+    def add(self, d: Decision) -> None:
+        if d.verdict == "passed":
+            self.passed_wins += 1
+            return
+        self.decisions += 1
+        self.best += d.verdict == "best"
+        self.equal += d.verdict == "equal"
+        if d.kind == "discard":
+            self.discards += 1
+            self.ukeire_lost += d.loss
+        if d.verdict in MISTAKES:
+            self.mistakes[d.kind] = self.mistakes.get(d.kind, 0) + 1
+        if "ready" in d.detail and self.first_ready is None:
+            self.first_ready = {"round": d.round, "event": d.event, **d.detail["ready"]}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "decisions": self.decisions,
+            "share_best": _share(self.best, self.decisions),
+            "share_equal": _share(self.equal, self.decisions),
+            "share_best_or_equal": _share(self.best + self.equal, self.decisions),
+            "discards": self.discards, "ukeire_lost": self.ukeire_lost,
+            "ukeire_lost_per_discard": _share(self.ukeire_lost, self.discards),
+            "mistakes": dict(sorted(self.mistakes.items())), "passed_wins": self.passed_wins,
+            "first_ready": self.first_ready,
+        }
+
+
+@dataclass
+class RoundReview:
+    """The review of one round: its decisions in event order and a summary per seat."""
+
+    round: int
+    decisions: list[Decision] = field(default_factory=list)
+
+    def summary(self, seat: int) -> SeatSummary:
+        out = SeatSummary(seat)
+        for d in self.decisions:
+            if d.seat == seat:
+                out.add(d)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"round": self.round, "decisions": [d.to_json() for d in self.decisions],
+                "summary": [self.summary(s).to_json() for s in range(4)]}
+
+
+def review_round(document: dict[str, Any], round_index: int,
+                 seat: int | None = None) -> RoundReview:
+    """Review the decisions of ``seat`` (every seat when None) in one round.
+
+    :raises LogFormatError: when the document is not schema-valid, its ruleset is bad or
+        it has no such round.
+    """
+    rules = _checked(document)
+    rounds = document["rounds"]
+    if not 0 <= round_index < len(rounds):
+        raise LogFormatError(f"no round {round_index}: the match has {len(rounds)}")
+    return _review(rounds[round_index], round_index, rules, document.get("base", 1), seat)
+
+
+def review_document(document: dict[str, Any], seat: int | None = None) -> list[RoundReview]:
+    """:func:`review_round` of every round (the document is checked once)."""
+    rules = _checked(document)
+    base = document.get("base", 1)
+    return [_review(r, i, rules, base, seat) for i, r in enumerate(document["rounds"])]
+
+
+def summarize(reviews: Sequence[RoundReview]) -> list[SeatSummary]:
+    """Each seat's summary over several rounds (a match)."""
+    out = [SeatSummary(s) for s in range(4)]
+    for review in reviews:
+        for d in review.decisions:
+            out[d.seat].add(d)
+    return out
+
+
+def _checked(document: object) -> Rules:
+    if validate_document(document):
+        raise LogFormatError("the document does not match the log format")
+    assert isinstance(document, dict)
+    try:
+        return Rules.from_json(document.get("ruleset", "chengdu"))
+    except XuezhanError as exc:
+        raise LogFormatError(str(exc)) from None
+
+
+def _share(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def _verdict_of(rank: int, option: Option, best: tuple[int, int] | None) -> str:
+    if rank == 0:
+        return "best"
+    return "equal" if option.rank_key == best else "worse"
+
+
+# -- the walk -------------------------------------------------------------------------
+
+
+def _review(round_doc: dict[str, Any], index: int, rules: Rules, base: int,
+            seat: int | None) -> RoundReview:
+    # the replay's own walk, to the end of a faulty round as the replay viewer goes
+    walk = RoundWalk(round_doc, rules, base, limit=None)
+    reviewer = _Reviewer(index, round_doc["events"], rules, base,
+                         range(4) if seat is None else (seat,))
+    reviewer.before(walk.table, 0)
+    for event_index, action, _problems, table in walk:
+        reviewer.after(event_index, action)
+        reviewer.before(table, event_index + 1)
+    # a window's decisions are found seat by seat: list them in the order of the log
+    return RoundReview(index, sorted(reviewer.decisions, key=lambda d: d.event))
+
+
+# -- scoring --------------------------------------------------------------------------
+
+
+class _Eyes:
+    """What the seats have seen: the copies of each kind in the rivers and melds, and
+    each seat's own concealed kongs."""
+
+    def __init__(self) -> None:
+        self.public = [0] * NUM_KINDS
+        self.own_hidden = [[0] * NUM_KINDS for _ in range(4)]
+
+    def left(self, seat: int, hand: Sequence[int]) -> _Left:
+        """The copies of each kind ``seat`` has not seen, holding ``hand``. Taken before
+        the decision and kept for every option: a tile discarded, given or melded stays
+        seen (it moved from the hand to a river, a rival or a meld)."""
+        hidden = self.own_hidden[seat]
+        return _Left([COPIES - h - p - o if h + p + o < COPIES else 0
+                      for h, p, o in zip(hand, self.public, hidden, strict=True)])
+
+
+class _Left(list[int]):
+    """The copies of each kind unseen to a player, and ``levels``: for ``n`` = 1..4 the
+    kinds with at least ``n`` unseen as a mask, so that summing a mask's kinds is four
+    bit counts."""
+
+    __slots__ = ("levels",)
+
+    def __init__(self, counts: Sequence[int]) -> None:
+        super().__init__(counts)
+        one = two = three = four = 0
+        for k, n in enumerate(counts):
+            if n:
+                bit = 1 << k
+                one |= bit
+                if n > 1:
+                    two |= bit
+                    if n > 2:
+                        three |= bit
+                        if n > 3:
+                            four |= bit
+        self.levels = (one, two, three, four)
+
+
+def _option(chosen: str, before: int, after: int, mask: int, left: _Left) -> Option:
+    a, b, c, d = left.levels  # _unseen written out: this runs for every option of every turn
+    return Option(chosen, before, after, mask, left, (mask & a).bit_count() + (
+        mask & b).bit_count() + (mask & c).bit_count() + (mask & d).bit_count())
+
+
+def _unseen(mask: int, left: _Left) -> int:
+    a, b, c, d = left.levels
+    return ((mask & a).bit_count() + (mask & b).bit_count() + (mask & c).bit_count()
+            + (mask & d).bit_count())
+
+
+def _keys_without(keys: Sequence[bytes], tiles: Sequence[int]
+                  ) -> tuple[bytes, bytes, bytes]:
+    if len(tiles) == 1 or all(t == tiles[0] for t in tiles):  # the usual case: one kind
+        t = tiles[0]
+        suit = t // 9
+        key = bytearray(keys[suit])
+        key[t % 9] -= len(tiles)
+        if suit == 0:
+            return bytes(key), keys[1], keys[2]
+        if suit == 1:
+            return keys[0], bytes(key), keys[2]
+        return keys[0], keys[1], bytes(key)
+    out = [bytearray(k) for k in keys]
+    for t in tiles:
+        out[t // 9][t % 9] -= 1
+    return bytes(out[0]), bytes(out[1]), bytes(out[2])
+
+
+def _rank(options: list[Option]) -> list[Option]:
+    return sorted(options, key=lambda o: o.rank_key)
+
+
+def _judge(chosen: Option, ranked: Sequence[Option]) -> tuple[str, int]:
+    best = ranked[0]
+    if chosen is best:
+        return "best", 0
+    if chosen.rank_key == best.rank_key:
+        return "equal", 0
+    if chosen.shanten_after == best.shanten_after:
+        return "worse", best.unseen - chosen.unseen
+    return "worse", best.unseen
+
+
+class _Reviewer:
+    """Follows one round's walk; ``before`` sees the table before each event (where the
+    decision is taken), ``after`` what the event made public."""
+
+    def __init__(self, round_index: int, events: Sequence[dict[str, Any]], rules: Rules,
+                 base: int, seats: Sequence[int]) -> None:
+        self.round = round_index
+        self.events = events
+        self.rules = rules
+        self.base = base
+        self.seats = frozenset(seats)
+        self.eyes = _Eyes()
+        self.ready = [False] * 4
+        self.decisions: list[Decision] = []
+
+    # -- the table before an event ----------------------------------------------------
+
+    def before(self, table: Table, index: int) -> None:
+        if index >= len(self.events) or table.over:
+            return
+        event = self.events[index]
+        kind = event["type"]
+        try:
+            if kind == "exchange":
+                for seat in sorted(self.seats):
+                    self._exchange(table, index, seat, event["give"][seat])
+            elif kind == "dingque":
+                for seat in sorted(self.seats):
+                    self._dingque(table, index, seat, SUIT_LETTERS.index(event["suits"][seat]))
+            elif table.expect == "discard" and table.stage == "play":
+                self._turn(table, index, event)
+            elif table.expect in ("claim", "rob") and table.stage == "play":
+                self._window(table, index)
+        except (XuezhanError, IndexError, ValueError):
+            return  # a faulty log (a fifth copy, a tile not held): its verifier reports it
+
+    def after(self, index: int, action: Action) -> None:
+        public = self.eyes.public
+        if isinstance(action, Discard):
+            public[action.tile] += 1
+        elif isinstance(action, Peng):
+            public[action.tile] += 2
+        elif isinstance(action, Gang):
+            kind = self.events[index].get("kind")
+            if kind == "an":
+                self.eyes.own_hidden[action.actor][action.tile] += 4
+            else:
+                public[action.tile] += 3 if kind == "ming" else 1
+
+    # -- exchange and void suit -------------------------------------------------------
+
+    def _exchange(self, table: Table, index: int, seat: int, give: Sequence[str]) -> None:
+        hand = table.hands[seat]
+        keys = table.keys[seat].keys
+        given = [_NAMED[t] for t in give]
+        left = self.eyes.left(seat, hand)
+        before, _ = ukeire_mask(keys)
+        options: dict[str, Option] = {}
+        for suit in range(3):
+            best: tuple[int, int, list[int], int] | None = None
+            threes = [(shanten(_minus_all(hand, t)), t) for t in _threes(hand, suit)]
+            if not threes:
+                continue
+            fewest = min(after for after, _ in threes)
+            for after, three in threes:
+                if after > fewest:
+                    continue  # ranked by shanten first: only the lowest need their 进张
+                _, mask = ukeire_mask(_keys_without(keys, three))
+                key = (after, -_unseen(mask, left), three, mask)
+                if best is None or key[:2] < best[:2]:
+                    best = key
+            if best is not None:
+                option = _option(format_tiles(best[2]), before, best[0], best[3], left)
+                options[option.chosen] = option
+        three = sorted(given)
+        chosen = _option(format_tiles(three), before,
+                         *ukeire_mask(_keys_without(keys, three)), left)
+        options.setdefault(chosen.chosen, chosen)
+        counts = [sum(hand[s * 9:s * 9 + 9]) for s in range(3)]
+        self._decide(index, seat, "exchange", options[chosen.chosen], _rank(list(options.values())),
+                     {"suit_tiles": dict(zip(SUIT_LETTERS, counts, strict=True)),
+                      "shortest": [SUIT_LETTERS[s] for s in range(3)
+                                   if counts[s] == min(c for c in counts if c >= 3)]})
+
+    def _dingque(self, table: Table, index: int, seat: int, chosen: int) -> None:
+        hand = table.hands[seat]
+        keys = table.keys[seat].keys
+        before, _ = ukeire_mask(keys)
+        left = self.eyes.left(seat, hand)
+        options = []
+        for void in range(3):
+            if sum(hand) % 3 == 1:
+                after, mask = ukeire_mask(keys, 0, void)
+                option = _option(SUIT_LETTERS[void], before, after, mask, left)
+            else:  # the dealer's 14: as good as its best discard with this void
+                best = _rank(self._discards(keys, 0, void,
+                                            [k for k in range(NUM_KINDS) if hand[k]], left))[0]
+                option = _option(SUIT_LETTERS[void], before, best.shanten_after, best.mask, left)
+            options.append(option)
+        counts = [sum(hand[s * 9:s * 9 + 9]) for s in range(3)]
+        self._decide(index, seat, "dingque", options[chosen], _rank(options),
+                     {"suit_tiles": dict(zip(SUIT_LETTERS, counts, strict=True)),
+                      "fewest": [SUIT_LETTERS[s] for s in range(3) if counts[s] == min(counts)]})
+
+    # -- a seat's own turn ------------------------------------------------------------
+
+    def _turn(self, table: Table, index: int, event: dict[str, Any]) -> None:
+        seat = table.current
+        if seat not in self.seats or table.won[seat]:
+            return
+        hand, keys = table.hands[seat], table.keys[seat].keys
+        melds, void = min(len(table.melds[seat]), 4), table.voids[seat]
+        kind = event["type"]
+        if event.get("actor") != seat or kind not in ("discard", "gang"):
+            return
+        legal = table.legal_actions(seat)
+        discards = [a.tile for a in legal if isinstance(a, Discard)]
+        tile = _NAMED[event["tile"]]
+        if kind == "discard" and hand[tile]:
+            self._discard(table, index, seat, tile, discards)
+            self._passed_self_win(table, index, seat, legal)
+            self._passed_kong(table, index, seat, legal, discards)
+        elif kind == "gang" and event.get("kind") in ("an", "jia") and \
+                hand[tile] >= (4 if event["kind"] == "an" else 1):
+            self._own_kong(index, seat, tile, event["kind"], hand, keys, melds, void,
+                           discards, len(table.live_seats()))
+
+    def _discards(self, keys: Sequence[bytes], melds: int, void: int | None,
+                  kinds: Sequence[int], left: _Left) -> list[Option]:
+        before, _ = ukeire_mask(keys, melds, void)
+        after = discard_masks(keys, melds, void)
+        return [_option(_NAMES[k], before, *after[k], left) for k in kinds]
+
+    def _discard(self, table: Table, index: int, seat: int, tile: Tile,
+                 legal: list[Tile]) -> None:
+        hand, keys = table.hands[seat], table.keys[seat].keys
+        melds, void = min(len(table.melds[seat]), 4), table.voids[seat]
+        kinds: list[int] = list(legal)
+        if tile not in kinds:
+            kinds.append(tile)
+        options = self._discards(keys, melds, void, kinds, self.eyes.left(seat, hand))
+        chosen = options[kinds.index(tile)]
+        ranked = _rank(options)
+        holds_void = void is not None and tile // 9 != void and any(hand[void * 9:void * 9 + 9])
+        detail: dict[str, Any] = {}
+        if chosen.shanten_after == 0 and not self.ready[seat]:
+            detail["ready"] = self._ready(table, seat, tile, chosen)
+        self._decide(index, seat, "discard", chosen, ranked, detail,
+                     verdict="void_held" if holds_void else None)
+
+    def _ready(self, table: Table, seat: int, tile: Tile, chosen: Option) -> dict[str, Any]:
+        self.ready[seat] = True
+        hand = list(table.hands[seat])
+        hand[tile] -= 1
+        value = ting_value(hand, table.melds[seat], table.voids[seat], self.rules, strict=False)
+        return {"waits": [str(t) for t, _ in chosen.ukeire], "unseen": chosen.unseen,
+                "value": None if value is None else value[0]}
+
+    def _own_kong(self, index: int, seat: int, tile: Tile, kind: str, hand: Sequence[int],
+                  keys: Sequence[bytes], melds: int, void: int | None,
+                  discards: list[Tile], live: int) -> None:
+        if not discards:
+            return
+        left = self.eyes.left(seat, hand)
+        pass_best = _rank(self._discards(keys, melds, void, discards, left))[0]
+        pass_option = _option("pass", pass_best.shanten_before, pass_best.shanten_after,
+                              pass_best.mask, left)
+        kong = self._kong_option(keys, void, tile, 4 if kind == "an" else 1,
+                                 melds + (kind == "an"), pass_best.shanten_before, left)
+        detail = self._kong_detail(live, seat, tile, kind, void, _minus(hand, tile, 1),
+                                   kong)
+        self._decide(index, seat, "gang", kong, _rank([kong, pass_option]), detail)
+
+    def _passed_kong(self, table: Table, index: int, seat: int, legal: list[Action | Pass],
+                     discards: list[Tile]) -> None:
+        """A kong the seat could declare with the tile it just drew, and discarded instead."""
+        drawn = table.last_draw
+        kongs = [a for a in legal if isinstance(a, Gang) and a.tile == drawn]
+        if drawn is None or not kongs or not discards:
+            return
+        hand = table.hands[seat]
+        kind = kongs[0].kind.log
+        keys, void = table.keys[seat].keys, table.voids[seat]
+        melds = min(len(table.melds[seat]), 4)
+        left = self.eyes.left(seat, hand)
+        pass_best = _rank(self._discards(keys, melds, void, discards, left))[0]
+        pass_option = _option("pass", pass_best.shanten_before, pass_best.shanten_after,
+                              pass_best.mask, left)
+        kong = self._kong_option(keys, void, drawn, 4 if kind == "an" else 1,
+                                 melds + (kind == "an"), pass_best.shanten_before, left)
+        detail = self._kong_detail(len(table.live_seats()), seat, drawn, kind, void,
+                                   _minus(hand, drawn, 1), kong)
+        self._decide(index, seat, "gang", pass_option, _rank([kong, pass_option]), detail)
+
+    def _kong_option(self, keys: Sequence[bytes], void: int | None, tile: Tile,
+                     n: int, melds_after: int, before: int, left: _Left) -> Option:
+        after, mask = ukeire_mask(_keys_without(keys, (tile,) * n), min(melds_after, 4), void)
+        return _option(f"gang {tile}", before, after, mask, left)
+
+    def _kong_detail(self, live: int, seat: int, tile: Tile, kind: str, void: int | None,
+                     waiting: Sequence[int], kong: Option) -> dict[str, Any]:
+        """Kong money, and the waits of the hand before (``waiting``) and after the kong."""
+        before = [str(t) for t in waits(waiting, void)]
+        after = [str(t) for t, _ in kong.ukeire] if kong.shanten_after == 0 else []
+        units = self.rules.kong_payments.get(_KONG_KIND[kind], 0) * self.base
+        payers = 1 if kind == "ming" else live - 1
+        return {"kong_kind": _KONG_KIND[kind], "kong_money": units * payers,
+                "waits_before": before, "waits_after": after,
+                "broke_ready": bool(before) and not after,
+                "changed_waits": bool(before) and bool(after) and before != after}
+
+    def _passed_self_win(self, table: Table, index: int, seat: int,
+                         legal: list[Action | Pass]) -> None:
+        for action in legal:
+            if isinstance(action, Hu):
+                self._passed_win(table, index, seat, action.tile, table.score_of(action).fan)
+                return
+
+    def _passed_win(self, table: Table, index: int, seat: int, tile: Tile, fan: int) -> None:
+        hand, keys = table.hands[seat], table.keys[seat].keys
+        melds, void = min(len(table.melds[seat]), 4), table.voids[seat]
+        before, mask = ukeire_mask(keys, melds, void)
+        left = self.eyes.left(seat, hand)
+        option = _option("pass", before, before, mask, left)
+        win = _option(f"hu {tile}", before, -1, 0, left)
+        self._decide(index, seat, "pass_win", option, [win, option],
+                     {"tile": str(tile), "fan": fan}, verdict="passed")
+
+    # -- an open window: claims and wins on another's tile ------------------------------
+
+    def _window(self, table: Table, index: int) -> None:
+        if table.expect == "rob" and table.pending_kong is not None:
+            origin, tile, _ = table.pending_kong
+        elif table.last_discard is not None:
+            origin, tile = table.last_discard
+        else:
+            return
+        winners, claim = self._window_events(index, origin)
+        for seat in sorted(self.seats):
+            if seat == origin or seat in winners or table.won[seat]:
+                continue
+            if table.hands[seat][tile] < 2 and tile not in table.waits_of(seat):
+                continue  # the usual case: nothing to claim, no need to ask the table
+            claims = table.legal_actions(seat)
+            for action in claims:
+                if isinstance(action, Hu):
+                    self._passed_win(table, index - 1, seat, tile, table.score_of(action).fan)
+            if not winners and any(isinstance(a, Peng | Gang) for a in claims):
+                self._claim(table, index, seat, tile, claim)
+
+    def _window_events(self, index: int, origin: int) -> tuple[set[int], tuple[int, int, str]
+                                                                        | None]:
+        """The seats that win the window's tile, and the claim (seat, event, type) that
+        takes it, from the events that follow."""
+        winners = set()
+        i = index
+        while i < len(self.events) and self.events[i]["type"] == "hu" and \
+                self.events[i].get("target") == origin:
+            winners.add(self.events[i]["actor"])
+            i += 1
+        claim = None
+        if i < len(self.events) and not winners:
+            event = self.events[i]
+            if event["type"] == "peng" or (event["type"] == "gang" and event.get("kind") == "ming"):
+                claim = (event["actor"], i, "gang" if event["type"] == "gang" else "peng")
+        return winners, claim
+
+    def _claim(self, table: Table, index: int, seat: int, tile: Tile,
+               claim: tuple[int, int, str] | None) -> None:
+        hand, void = table.hands[seat], table.voids[seat]
+        keys, melds = table.keys[seat].keys, min(len(table.melds[seat]), 3)
+        before, mask = ukeire_mask(keys, melds, void)
+        left = self.eyes.left(seat, hand)  # the pair to peng with moves to a meld: still seen
+        pass_option = _option("pass", before, before, mask, left)
+        options = [pass_option]
+        after_peng = _minus(hand, tile, 2)
+        kinds = [k for k in range(NUM_KINDS) if after_peng[k]]
+        if self.rules.void_first and void is not None:
+            kinds = [k for k in kinds if k // 9 == void] or kinds
+        if kinds:
+            best = _rank(self._discards(_keys_without(keys, (tile, tile)), melds + 1, void,
+                                        kinds, left))[0]
+            options.append(_option(f"peng {tile}", before, best.shanten_after, best.mask, left))
+        kong = None
+        if hand[tile] >= 3:
+            kong = self._kong_option(keys, void, tile, 3, melds + 1, before, left)
+            options.append(kong)
+        taken = claim is not None and claim[0] == seat
+        kind = claim[2] if taken and claim else ("gang" if kong else "peng")
+        event = claim[1] if taken and claim else index - 1
+        chosen = next((o for o in options if o.chosen.startswith(kind)), pass_option) \
+            if taken else pass_option
+        detail: dict[str, Any] = {"tile": str(tile)}
+        if kong is not None:
+            detail.update(self._kong_detail(len(table.live_seats()), seat, tile, "ming", void,
+                                            hand, kong))
+        self._decide(event, seat, kind, chosen, _rank(options), detail)
+
+    # -- recording --------------------------------------------------------------------
+
+    def _decide(self, index: int, seat: int, kind: str, chosen: Option,
+                ranked: Sequence[Option], detail: dict[str, Any],
+                verdict: str | None = None) -> None:
+        judged, loss = _judge(chosen, ranked)
+        self.decisions.append(Decision(
+            self.round, index, seat, kind, chosen.chosen, verdict or judged,
+            chosen.shanten_before, chosen.shanten_after, chosen.ukeire, tuple(ranked), loss,
+            detail))
+
+
+def _minus_all(hand: Sequence[int], tiles: Sequence[int]) -> list[int]:
+    out = list(hand)
+    for t in tiles:
+        out[t] -= 1
+    return out
+
+
+def _minus(hand: Sequence[int], tile: int, n: int) -> list[int]:
+    out = list(hand)
+    out[tile] -= n
+    return out
+
+
+def _threes(hand: Sequence[int], suit: int) -> Iterator[list[int]]:
+    """Every distinct choice of three tiles of one suit from the hand."""
+    start = suit * 9
+    counts = list(hand[start:start + 9])
+
+    def pick(rank: int, need: int, taken: list[int]) -> Iterator[list[int]]:
+        if need == 0:
+            yield list(taken)
+            return
+        for r in range(rank, 9):
+            if counts[r]:
+                counts[r] -= 1
+                taken.append(start + r)
+                yield from pick(r, need - 1, taken)
+                taken.pop()
+                counts[r] += 1
+
+    yield from pick(0, 3, [])
