@@ -1,12 +1,15 @@
 """Materialised statistics: per-player-per-day sums kept in step with the facts
 (docs/statistics.md, "Scale").
 
-``refresh_match`` rebuilds every derived row a match touches — ``PlayerDay``,
-``PlayerDayPattern``, ``PairDay`` and ``PlayerMatch`` — for the (player, day) keys of its
-seats, before and after the change: delete those keys, then insert them again from the
-seat rows, in the caller's transaction. The sums are the very aggregates the statistics
-define (``analysis.stats.AGGREGATES``) grouped by day, so a day row and the raw rows it
-replaces can never disagree. ``rebuild_club`` does the same for a whole club at once.
+``refresh_match`` keeps every derived row a match touches — ``PlayerDay``,
+``PlayerDayPattern``, ``PairDay`` and ``PlayerMatch`` — in step, in the caller's
+transaction. A first verification (the match has no ``PlayerMatch`` rows, so nothing of it
+is counted yet) adds the match's own sums to its keys' rows; any other change (a forced
+verification, a cleared or deleted match, a moved day) deletes the (player, day) keys of
+its seats, before and after, and inserts them again from the seat rows. The sums are the
+very aggregates the statistics define (``analysis.stats.AGGREGATES``) grouped by day, so a
+day row and the raw rows it replaces can never disagree. ``rebuild_club`` does the same
+for a whole club at once.
 
 It also copies the decision review's per-round summaries (``Verification.review``) onto the
 seat rows first, since the review may be stored after the verification.
@@ -15,12 +18,12 @@ seat rows first, since the review may be stored after the verification.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, F, Min, Q, QuerySet, Sum
+from django.db.models import Count, F, Min, Model, Q, QuerySet, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
@@ -37,11 +40,17 @@ from records.models import Match, Seat
 
 _KEY = ("player_id", "day", "ruleset_name", "legal")
 _REVIEW_FIELDS = ("reviewed_discards", "best_discards", "ukeire_lost")
+#: per day table: its unique key (models' constraints) and the columns a match adds to
+_ADDED: dict[type[Model], tuple[tuple[str, ...], tuple[str, ...]]] = {
+    PlayerDay: (_KEY, tuple(stats.AGGREGATES)),
+    PlayerDayPattern: ((*_KEY, "pattern"), ("wins",)),
+    PairDay: ((*_KEY, "other_id"), ("rounds", "net")),
+}
 
 
 def refresh_match(match_id: int) -> None:
-    """Rebuild the derived statistics rows of every (player, day) the match touches: where
-    its seat rows are now and where its previous ``PlayerMatch`` rows said they were.
+    """Bring the derived statistics rows of every (player, day) the match touches in step:
+    where its seat rows are now and where its previous ``PlayerMatch`` rows said they were.
 
     In the caller's transaction; once it commits, the caller calls
     ``stats.facts_changed(club_id)`` so that cached club tables go (as ``verify_match``
@@ -50,7 +59,7 @@ def refresh_match(match_id: int) -> None:
     if match is None:
         return
     _copy_review(match_id)
-    old = PlayerMatch.objects.filter(match_id=match_id).values_list("player_id", "day")
+    old = list(PlayerMatch.objects.filter(match_id=match_id).values_list("player_id", "day"))
     new = (
         SeatResult.objects.filter(match_id=match_id)
         .annotate(day=TruncDate("played_at"))
@@ -60,13 +69,24 @@ def refresh_match(match_id: int) -> None:
     if not keys:
         return
     _lock(keys)
+    if not old:
+        # a match is counted in the day rows exactly when it has PlayerMatch rows (both
+        # come from its complete seat rows): none, so its sums only add (O(the match))
+        _add(SeatResult.objects.filter(match_id=match_id, complete=True))
+        return
+    rebuild_keys(match["club_id"], keys)
+
+
+def rebuild_keys(club_id: int, keys: set[tuple[int, date]]) -> None:
+    """Delete the day rows of these (player, day) keys and insert them again from all
+    their seat rows (the caller holds the keys' locks: ``_lock``)."""
     players = {p for p, _ in keys}
     days = {d for _, d in keys}
     scope = Q(player_id__in=players, day__in=days)
     rows = SeatResult.objects.filter(
-        Q(player_id__in=players) & _on_days(days), club_id=match["club_id"], complete=True
+        Q(player_id__in=players) & _on_days(days), club_id=club_id, complete=True
     )
-    _replace(scope & Q(club_id=match["club_id"]), rows)
+    _replace(scope & Q(club_id=club_id), rows)
 
 
 #: the advisory-lock namespace of the (player, day) keys (PostgreSQL's two-int form)
@@ -129,40 +149,85 @@ def _replace(scope: Q, rows: QuerySet[SeatResult]) -> None:
     complete seat rows of exactly those keys)."""
     for model in (PlayerDay, PlayerDayPattern, PairDay, PlayerMatch):
         model.objects.filter(scope).delete()
-    rows = rows.annotate(day=TruncDate("played_at"))
-    _insert_days(rows)
-    _insert_patterns(rows)
-    _insert_pairs(rows)
-    _insert_matches(rows)
+    for table, objs in _derived(rows.annotate(day=TruncDate("played_at"))):
+        table._default_manager.bulk_create(objs, batch_size=1000)
 
 
-def _insert_days(rows: QuerySet[SeatResult]) -> None:
+def _add(rows: QuerySet[SeatResult]) -> None:
+    """Add the sums of ``rows`` (a match not counted yet) to the day rows of their keys,
+    creating those missing, and insert its ``PlayerMatch`` rows."""
+    for model, objs in _derived(rows.annotate(day=TruncDate("played_at"))):
+        if model is PlayerMatch:
+            PlayerMatch.objects.bulk_create(objs)  # none yet: a first verification
+        else:
+            _upsert_add(model, list(objs))
+
+
+def _derived(rows: QuerySet[SeatResult]) -> Iterator[tuple[type[Model], Iterable[Any]]]:
+    """Each derived table and its rows computed from ``rows`` (seat rows with ``day``),
+    in the order the tables are written."""
+    yield PlayerDay, _days(rows)
+    yield PlayerDayPattern, _patterns(rows)
+    yield PairDay, _pairs(rows)
+    yield PlayerMatch, _matches(rows)
+
+
+def _upsert_add(model: type[Model], objs: list[Any]) -> None:
+    """Insert ``objs``; where a row of the same key is there, add their sums to it.
+
+    ``INSERT … ON CONFLICT (key) DO UPDATE SET c = table.c + excluded.c`` (PostgreSQL,
+    SQLite ≥ 3.24): one statement per batch, atomic per row."""
+    if not objs:
+        return
+    key, summed = _ADDED[model]
+    meta = model._meta
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    q = connection.ops.quote_name
+    table = q(meta.db_table)
+    column = {f.attname: q(str(f.column)) for f in fields}
+    columns = ", ".join(column.values())
+    on = ", ".join(column[k] for k in key)
+    add = ", ".join(f"{column[c]} = {table}.{column[c]} + excluded.{column[c]}" for c in summed)
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    # in key order, so that two writers of the same rows lock them in one order
+    objs.sort(key=lambda o: tuple(getattr(o, k) for k in key))
+    size = max(1, connection.ops.bulk_batch_size(fields, objs))
+    with connection.cursor() as cursor:
+        for start in range(0, len(objs), size):
+            batch = objs[start : start + size]
+            cursor.execute(
+                f"INSERT INTO {table} ({columns}) VALUES {', '.join([one] * len(batch))} "
+                f"ON CONFLICT ({on}) DO UPDATE SET {add}",
+                [
+                    f.get_db_prep_save(getattr(o, f.attname), connection)
+                    for o in batch
+                    for f in fields
+                ],
+            )
+
+
+def _days(rows: QuerySet[SeatResult]) -> Iterator[PlayerDay]:
     """The sums of the statistics (``stats.AGGREGATES``, under the same names) per key."""
     sums = stats.AGGREGATES
     grouped = rows.values("club_id", *_KEY).annotate(**{f"a_{k}": v for k, v in sums.items()})
-    PlayerDay.objects.bulk_create(
-        (
-            PlayerDay(
-                **{k: g[k] for k in ("club_id", *_KEY)},
-                **{k: g[f"a_{k}"] or 0 for k in sums},
-            )
-            for g in grouped.order_by()
-        ),
-        batch_size=1000,
-    )
+    for g in grouped.order_by():
+        yield PlayerDay(
+            **{k: g[k] for k in ("club_id", *_KEY)},
+            **{k: g[f"a_{k}"] or 0 for k in sums},
+        )
 
 
-def _insert_patterns(rows: QuerySet[SeatResult]) -> None:
+def _patterns(rows: QuerySet[SeatResult]) -> Iterator[PlayerDayPattern]:
     grouped = (
         rows.filter(won=True, pattern__isnull=False)
         .values("club_id", *_KEY, "pattern")
         .annotate(wins=Count("id"))
         .order_by()
     )
-    PlayerDayPattern.objects.bulk_create((PlayerDayPattern(**g) for g in grouped), batch_size=2000)
+    return (PlayerDayPattern(**g) for g in grouped)
 
 
-def _insert_matches(rows: QuerySet[SeatResult]) -> None:
+def _matches(rows: QuerySet[SeatResult]) -> list[PlayerMatch]:
     """Per player and match: net and rounds in SQL, then the record rounds (the largest
     win, the worst loss; the earliest round on a tie) from the match's few rows."""
     per_match = {
@@ -181,12 +246,10 @@ def _insert_matches(rows: QuerySet[SeatResult]) -> None:
             found.update(best_win=delta, best_win_round_id=round_id, best_win_index=index)
         if delta < 0 and ("worst_loss" not in found or delta < found["worst_loss"]):
             found.update(worst_loss=delta, worst_loss_round_id=round_id, worst_loss_index=index)
-    PlayerMatch.objects.bulk_create(
-        (PlayerMatch(**g, **best.get(key, {})) for key, g in per_match.items()), batch_size=2000
-    )
+    return [PlayerMatch(**g, **best.get(key, {})) for key, g in per_match.items()]
 
 
-def _insert_pairs(rows: QuerySet[SeatResult]) -> None:
+def _pairs(rows: QuerySet[SeatResult]) -> list[PairDay]:
     """Rounds together and money between each seated pair, per match, summed per key.
 
     Seats are fixed for a match, so a player's counted rounds of a match are the rounds
@@ -216,19 +279,16 @@ def _insert_pairs(rows: QuerySet[SeatResult]) -> None:
             pair = pairs[(g["club_id"], *(g[k] for k in _KEY), other)]
             pair[0] += g["n"]
             pair[1] += money.get((g["match_id"], g["player_id"], other), 0)
-    PairDay.objects.bulk_create(
-        (
-            PairDay(
-                club_id=key[0],
-                **dict(zip(_KEY, key[1:5], strict=True)),
-                other_id=key[5],
-                rounds=n,
-                net=net,
-            )
-            for key, (n, net) in pairs.items()
-        ),
-        batch_size=2000,
-    )
+    return [
+        PairDay(
+            club_id=key[0],
+            **dict(zip(_KEY, key[1:5], strict=True)),
+            other_id=key[5],
+            rounds=n,
+            net=net,
+        )
+        for key, (n, net) in pairs.items()
+    ]
 
 
 def _copy_review(match_id: int) -> None:

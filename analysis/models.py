@@ -317,7 +317,14 @@ class PlayerDayPattern(_StatsKey):
     wins = models.IntegerField()
 
     class Meta:
-        indexes = [models.Index(fields=["player", "day"], name="playerdaypattern_player_day")]
+        # the key a first verification adds its wins to (analysis.aggregates); its
+        # index serves the (player, day) reads too
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "day", "ruleset_name", "legal", "pattern"],
+                name="playerdaypattern_unique_key",
+            )
+        ]
 
 
 class PairDay(_StatsKey):
@@ -329,7 +336,14 @@ class PairDay(_StatsKey):
     net = models.IntegerField()
 
     class Meta:
-        indexes = [models.Index(fields=["player", "day"], name="pairday_player_day")]
+        # the key a first verification adds its rounds and money to (analysis.aggregates);
+        # its index serves the (player, day) reads too
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "day", "ruleset_name", "legal", "other"],
+                name="pairday_unique_key",
+            )
+        ]
 
 
 class PlayerMatch(_StatsKey):

@@ -151,6 +151,80 @@ def test_a_deleted_match_leaves_the_day_rows(club: Any, verified: Any) -> None:
         assert not model.objects.exists()
 
 
+def _day_tables() -> dict[str, list[tuple[Any, ...]]]:
+    """Every derived row, without ids, in key order."""
+    from analysis.models import PairDay, PlayerDay, PlayerDayPattern, PlayerMatch
+
+    return {
+        model.__name__: sorted(
+            tuple(row.values())
+            for row in model.objects.values(
+                *(f.attname for f in model._meta.concrete_fields if not f.primary_key)
+            )
+        )
+        for model in (PlayerDay, PlayerDayPattern, PairDay, PlayerMatch)
+    }
+
+
+def test_matches_verified_one_after_another_on_one_day_equal_the_seat_rows(
+    club: Any, verified: Any
+) -> None:
+    from analysis import aggregates
+    from xuezhan.sim.simulate import simulate_match
+
+    players = None
+    for k in range(6):
+        doc = simulate_match(800 + k, 2, chaos=0.3 if k == 4 else 0.0)
+        doc.pop("match_id", None)
+        players = players or doc["players"]
+        doc["players"] = players if k % 3 else doc["players"]  # the same four, and others
+        doc["played_at"] = DAYS[0]
+        verified(doc)
+    for filters in FILTERS:
+        _assert_sources_agree(club, **filters)
+    added = _day_tables()
+    aggregates.rebuild_club(club.pk)
+    assert _day_tables() == added
+
+
+def test_a_first_verification_only_adds_to_the_day_rows(
+    club: Any, verified: Any, upload: Any
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from analysis import services
+    from xuezhan.sim.simulate import simulate_match
+
+    docs = [simulate_match(820 + k, 2) for k in range(2)]
+    for doc in docs:
+        doc.pop("match_id", None)
+        doc["players"] = docs[0]["players"]
+        doc["played_at"] = DAYS[0]
+    verified(docs[0])
+    with _not_queued():
+        match = upload(docs[1])
+    with CaptureQueriesContext(connection) as first:
+        services.verify_match(match_id=match.pk)
+    assert [q["sql"] for q in first.captured_queries if "DELETE" in q["sql"].upper()] == []
+    _assert_sources_agree(club)
+
+
+class _not_queued:
+    """Uploads stay unverified (the upload signal's receiver is off) until the block ends."""
+
+    def __enter__(self) -> None:
+        from records.signals import match_needs_verifying
+
+        match_needs_verifying.disconnect(dispatch_uid="analysis.verify")
+
+    def __exit__(self, *exc: Any) -> None:
+        from analysis.tasks import queue_verification
+        from records.signals import match_needs_verifying
+
+        match_needs_verifying.connect(queue_verification, dispatch_uid="analysis.verify")
+
+
 def test_rebuild_aggregates_only_rewrites_the_day_rows_from_the_facts(
     club: Any, verified: Any
 ) -> None:
@@ -168,6 +242,26 @@ def test_rebuild_aggregates_only_rewrites_the_day_rows_from_the_facts(
     PairDay.objects.update(net=0)
     call_command("rebuild_facts", "--aggregates-only", stdout=None, stderr=None)
     _assert_sources_agree(club)
+
+
+def test_load_demo_fills_the_day_rows_a_database_from_before_them_lacks(
+    settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from django.core.management import call_command
+
+    from analysis.models import PairDay, PlayerDay, PlayerDayPattern, PlayerMatch
+    from records.models import Club
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("load_demo", "--matches", "2", "--rounds", "2", stdout=None)
+    verified = _day_tables()
+    assert verified["PlayerDay"]
+    for model in (PlayerDay, PlayerDayPattern, PairDay, PlayerMatch):
+        model.objects.all().delete()  # as before migration 0007
+    call_command("load_demo", "--matches", "2", "--rounds", "2", stdout=None)
+    assert _day_tables() == verified
+    _assert_sources_agree(Club.objects.get())
 
 
 # -- the decision review's statistics ----------------------------------------------------
@@ -270,6 +364,62 @@ def test_two_verifications_sharing_a_players_day_at_once_both_count(club: Any, u
             target=run, args=(first.pk, lambda: None, lambda: (held.set(), time.sleep(1)))
         ),
         threading.Thread(target=run, args=(second.pk, held.wait, lambda: None)),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert errors == []
+    _assert_sources_agree(club)
+
+
+@needs_postgres
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("adding_first", [True, False])
+def test_a_first_verification_racing_a_rebuild_of_its_keys_is_not_lost(
+    club: Any, upload: Any, adding_first: bool
+) -> None:
+    import threading
+    import time
+
+    from django.db import connection, transaction
+
+    from analysis import services
+    from xuezhan.sim.simulate import simulate_match
+
+    docs = [simulate_match(70 + k, 1) for k in range(2)]
+    for doc in docs:
+        doc.pop("match_id", None)
+        doc["players"] = docs[0]["players"]
+        doc["played_at"] = DAYS[0]
+    counted = upload(docs[0])  # verified (eager tasks): its day is rebuilt below
+    with _not_queued():
+        new = upload(docs[1])  # its first verification adds to the same keys
+    held, errors = threading.Event(), []
+
+    def run(job: Any, before: Any, after: Any) -> None:
+        try:
+            with transaction.atomic():
+                before()
+                job()
+                after()  # the first holds its transaction open while the second starts
+        except Exception as exc:  # reported by the assertion below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    def add() -> None:
+        services.verify_match(match_id=new.pk)
+
+    def rebuild() -> None:
+        services.reverify_match(match_id=counted.pk)
+
+    jobs = (add, rebuild) if adding_first else (rebuild, add)
+    hold = lambda: (held.set(), time.sleep(1))  # noqa: E731
+    threads = [
+        threading.Thread(target=run, args=(jobs[0], lambda: None, hold)),
+        threading.Thread(target=run, args=(jobs[1], held.wait, lambda: None)),
     ]
     for thread in threads:
         thread.start()
