@@ -1,14 +1,17 @@
 """Verification: replay a match with the engine and write every result, in one transaction.
 
 This module is the only place that turns engine output into rows. Tasks and commands
-call it with ids; it never enqueues anything itself.
+call it with ids; it never enqueues anything itself: a stored verdict is announced
+(analysis.signals) after commit, and the tasks module queues the review it calls for.
 """
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import InterfaceError, OperationalError, connection, models, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -16,6 +19,7 @@ import xuezhan
 from analysis import aggregates, stats
 from analysis.facts import round_facts
 from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
+from analysis.signals import publish_verdict_stored
 from records.models import Match, Round, Seat
 from xuezhan.errors import XuezhanError
 from xuezhan.playfacts import PlayFacts, play_facts
@@ -27,35 +31,102 @@ def verify_match(*, match_id: int, force: bool = False) -> Match:
 
     Idempotent: a match already verified (or illegal, or failed) is left alone unless
     ``force``; a forced run replaces every derived row, so running it twice changes nothing.
-    The match row stays locked for the whole run, so two workers never interleave.
+    The engine runs before the match row is locked, on the document read once; the rows are
+    written under the lock, after checking that the match still wants them and that its
+    document is the one replayed (a correction may have replaced it meanwhile): two
+    workers never interleave their writes, and the lock is held for the writes alone.
+    A verdict (verified or illegal) sends ``verdict_stored`` once committed: the decision
+    review follows in its own task (:func:`store_review`).
     """
+    match = Match.objects.defer("raw").get(pk=match_id)
+    if match.is_terminal and not force:
+        return match
+    outcome = _run_engine(match.document)
     with transaction.atomic():
         # NO KEY: another verification's rows that point at this match (the statistics'
         # day rows, analysis.aggregates) must not wait on it at their commit
-        match = Match.objects.select_for_update(no_key=True).get(pk=match_id)
-        if match.is_terminal and not force:
-            return match
-        # rows exist only after a committed verification, which always writes its
-        # Verification: a first verification has nothing to delete
-        if Verification.objects.filter(match=match).exists():
-            _clear_results(match)
+        locked = (
+            Match.objects.select_for_update(no_key=True).defer("raw", "document").get(pk=match_id)
+        )
+        if locked.is_terminal and not force:
+            return locked  # another run got there first: its rows stand
+        if locked.content_sha256 != match.content_sha256:  # corrected since it was read
+            outcome = _run_engine(Match.objects.values_list("document", flat=True).get(pk=match_id))
+        _store_outcome(locked, outcome)
+        aggregates.refresh_match(locked.pk)  # the day rows follow the facts, cleared or new
+    stats.facts_changed(locked.club_id)
+    if locked.status in FACT_STATUSES:
+        publish_verdict_stored(locked.pk)
+    return locked
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What the engine made of a document: the report and each round's play facts, or
+    the error that stopped it."""
+
+    report: dict[str, Any] | None = None
+    plays: list[list[PlayFacts] | None] = field(default_factory=list)
+    error: str = ""
+
+
+def _run_engine(document: Any) -> _Outcome:
+    try:
+        report = _engine_report(document)
+        return _Outcome(report=report, plays=_play_facts(document, report))
+    except Exception as exc:  # an engine bug must not loop: the match is marked failed
+        return _Outcome(error=f"{type(exc).__name__}: {exc}"[:2000])
+
+
+def _store_outcome(match: Match, outcome: _Outcome) -> None:
+    """Write the outcome's rows and the match's status (the row is locked by the caller)."""
+    # rows exist only after a committed verification, which always writes its
+    # Verification: a first verification has nothing to delete
+    if Verification.objects.filter(match=match).exists():
+        _clear_results(match)
+    error = outcome.error
+    if outcome.report is not None:
         try:
-            report = _engine_report(match.document)
             with transaction.atomic():  # a savepoint: rows the database refuses are an error too
-                _write_results(match, report)
+                _write_results(match, outcome.report, outcome.plays)
         except (OperationalError, InterfaceError):
             raise  # the database is away: the task retries with backoff
-        except Exception as exc:  # an engine bug or refused rows must not loop: record it
-            match.status = Match.Status.FAILED
-            match.last_error = f"{type(exc).__name__}: {exc}"[:2000]
-        else:
-            match.status = Match.Status.VERIFIED if report["legal"] else Match.Status.ILLEGAL
-            match.last_error = ""
-        match.status_changed_at = timezone.now()
-        match.save(update_fields=["status", "last_error", "status_changed_at"])
-        aggregates.refresh_match(match.pk)  # the day rows follow the facts, cleared or new
-    stats.facts_changed(match.club_id)
-    return match
+        except Exception as exc:  # refused rows must not loop: record it
+            error = f"{type(exc).__name__}: {exc}"[:2000]
+    if error:
+        match.status = Match.Status.FAILED
+    else:
+        assert outcome.report is not None
+        match.status = Match.Status.VERIFIED if outcome.report["legal"] else Match.Status.ILLEGAL
+    match.last_error = error
+    match.status_changed_at = timezone.now()
+    match.save(update_fields=["status", "last_error", "status_changed_at"])
+
+
+def store_review(*, match_id: int) -> bool:
+    """Store the decision review's summaries on the match's verification (docs/review.md).
+
+    Run after the verdict is committed (analysis.tasks.review_match), apart from the
+    verification: the review costs many times the replay. Idempotent: a verification that
+    has its review is left alone, and a review is stored only on a verification of the
+    document it was computed from (a correction may replace the document meanwhile).
+    Returns whether it stored one.
+    """
+    pending = Verification.objects.filter(match_id=match_id, review__isnull=True)
+    found = pending.values_list("match__content_sha256", "match__document").first()
+    if found is None:
+        return False
+    content_sha256, document = found
+    review = _review_summary(document)
+    if review is None:
+        return False  # nothing to review: the verification keeps its null
+    with transaction.atomic():
+        stored = pending.filter(match__content_sha256=content_sha256).update(review=review)
+        if stored:  # the statistics' rows copy the summaries (analysis.aggregates)
+            aggregates.refresh_match(match_id)
+    if stored:
+        stats.facts_changed(Match.objects.values_list("club_id", flat=True).get(pk=match_id))
+    return bool(stored)
 
 
 def reverify_match(*, match_id: int) -> Match:
@@ -124,7 +195,9 @@ def _clear_results(match: Match) -> None:
     SeatResult.objects.filter(round__match=match).delete()
 
 
-def _write_results(match: Match, report: dict[str, Any]) -> None:
+def _write_results(
+    match: Match, report: dict[str, Any], plays: list[list[PlayFacts] | None]
+) -> None:
     verification = Verification.objects.create(
         match=match,
         legal=report["legal"],
@@ -133,62 +206,103 @@ def _write_results(match: Match, report: dict[str, Any]) -> None:
         ruleset=report["ruleset"],
         totals=report["totals"],
         report=report,
-        review=_review_summary(match.document),
+        review=None,  # stored by store_review, in its own task
     )
-    Violation.objects.bulk_create(
-        Violation(
-            verification=verification,
-            ordinal=ordinal,
-            round_index=v.get("round"),
-            event_index=v.get("event"),
-            seat=v.get("seat"),
-            code=v["code"],
-            message=v["message"],
-        )
-        for ordinal, v in enumerate(report["violations"])
+    _insert_rows(
+        Violation,
+        [
+            {
+                "verification_id": verification.pk,
+                "ordinal": ordinal,
+                "round_index": v.get("round"),
+                "event_index": v.get("event"),
+                "seat": v.get("seat"),
+                "code": v["code"],
+                "message": v["message"],
+            }
+            for ordinal, v in enumerate(report["violations"])
+        ],
     )
-    rounds = {r.index: r for r in Round.objects.filter(match=match)}
+    rounds = {i: (pk, dealer) for i, pk, dealer in
+              Round.objects.filter(match=match).values_list("index", "pk", "dealer")}
     players = dict(Seat.objects.filter(match=match).values_list("seat", "player_id"))
     common = _match_facts(match, report)
-    plays = _play_facts(match.document, report)
-    settlements: list[RoundSettlement] = []
-    payments: list[Payment] = []
-    seat_results: list[SeatResult] = []
+    settlements: list[dict[str, Any]] = []
+    payments: list[dict[str, Any]] = []
+    seat_results: list[dict[str, Any]] = []
     for index, result in enumerate(report["rounds"]):
-        round_ = rounds.get(index)
-        if round_ is None:
+        if index not in rounds:
             continue
+        round_id, dealer = rounds[index]
         settlements.append(
-            RoundSettlement(
-                round=round_,
-                incomplete=result["incomplete"],
-                next_dealer=result["next_dealer"],
-                deltas=result["deltas"],
-            )
+            {
+                "round_id": round_id,
+                "incomplete": result["incomplete"],
+                "next_dealer": result["next_dealer"],
+                "deltas": result["deltas"],
+            }
         )
         payments.extend(
-            Payment(
-                round=round_,
-                ordinal=ordinal,
-                payer=p["payer"],
-                payee=p["payee"],
-                amount=p["amount"],
-                reason=p["reason"],
-                params=p.get("params", {}),
-                detail=p.get("detail", ""),
-                payer_player_id=players.get(p["payer"]),
-                payee_player_id=players.get(p["payee"]),
-            )
+            {
+                "round_id": round_id,
+                "ordinal": ordinal,
+                "payer": p["payer"],
+                "payee": p["payee"],
+                "amount": p["amount"],
+                "reason": p["reason"],
+                "params": p.get("params", {}),
+                "detail": p.get("detail", ""),
+                "payer_player_id": players.get(p["payer"]),
+                "payee_player_id": players.get(p["payee"]),
+            }
             for ordinal, p in enumerate(result["payments"])
         )
-        facts = round_facts(result, plays[index] if index < len(plays) else None, round_.dealer)
+        facts = round_facts(result, plays[index] if index < len(plays) else None, dealer)
         seat_results.extend(
-            SeatResult(round=round_, player_id=players[s["seat"]], **_seat_facts(s), **common, **f)
+            {"round_id": round_id, "player_id": players[s["seat"]], **_seat_facts(s), **common,
+             **f}
             for s, f in zip(result["seats"], facts, strict=True)
         )
-    RoundSettlement.objects.bulk_create(settlements)
-    Payment.objects.bulk_create(payments)
-    SeatResult.objects.bulk_create(seat_results)
+    _insert_rows(RoundSettlement, settlements)
+    _insert_rows(Payment, payments)
+    _insert_rows(SeatResult, seat_results)
+
+
+def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
+    """Insert new rows, given as {attname: value} (the fields left out take their default),
+    whose ids nobody needs back: with COPY on PostgreSQL, else ``bulk_create``.
+
+    A verification writes about a hundred rows per match (settlement, payment lines, seat
+    facts). Model instances and ``bulk_create``, which prepares and quotes each value in
+    Python, cost more than the replay itself (README, "Pipeline benchmark"); COPY takes
+    the values as they are.
+    """
+    if not rows:
+        return
+    if connection.vendor != "postgresql":
+        model._default_manager.bulk_create([model(**row) for row in rows])
+        return
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    names = [str(f.attname) for f in fields]
+    unknown = set(rows[0]) - set(names)
+    if unknown:  # what model(**row) would refuse
+        raise TypeError(f"{model.__name__} has no field {sorted(unknown)[0]!r}")
+    columns = list(zip(names, [f.get_default() for f in fields], strict=True))
+    json_fields = [i for i, f in enumerate(fields) if isinstance(f, models.JSONField)]
+    quote = connection.ops.quote_name
+    sql = (f"COPY {quote(model._meta.db_table)} "
+           f"({', '.join(quote(str(f.column)) for f in fields)}) FROM STDIN")
+    with (
+        connection.cursor() as cursor,
+        connection.wrap_database_errors,
+        cursor.cursor.copy(sql) as copy,
+    ):
+        for row in rows:
+            values = [row.get(name, default) for name, default in columns]
+            for i in json_fields:
+                if values[i] is not None:
+                    values[i] = json.dumps(values[i])
+            copy.write_row(values)
 
 
 _SEAT_FIELDS = (
@@ -204,7 +318,7 @@ def _seat_facts(seat: dict[str, Any]) -> dict[str, Any]:
 def _match_facts(match: Match, report: dict[str, Any]) -> dict[str, Any]:
     """What every seat row copies from its match, so statistics filter one table."""
     return {
-        "match": match,
+        "match_id": match.pk,
         "club_id": match.club_id,
         "played_at": match.played_at or match.uploaded_at,
         "ruleset_name": match.ruleset_name,

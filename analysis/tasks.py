@@ -52,8 +52,60 @@ def _verify(match_id: int, *, owner: str) -> str:
     VERIFICATIONS.labels(match.status).inc()
     UPLOAD_TO_VERDICT_SECONDS.observe((timezone.now() - match.uploaded_at).total_seconds())
     log.info("verified", extra={"match": match_id, "status": match.status})
-    recompute_ratings.delay(match.club_id)  # a new verdict can change every later rating
+    rate_club_soon(match.club_id)  # a new verdict can change every later rating
     return str(match.status)
+
+
+#: the review and the ratings are derived from verdicts: they wait in their own queue, so
+#: that no verification waits behind them (settings.CELERY_TASK_ROUTES, docs/deploy.md)
+REVIEW_QUEUE = "review"
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=2,
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=6,
+)
+def review_match(match_id: int) -> str:
+    """Store the decision review of a match that has a verdict (services.store_review)."""
+    return "stored" if services.store_review(match_id=match_id) else "skipped"
+
+
+def queue_review(sender: Any, *, match_id: int, **kwargs: Any) -> None:
+    """The receiver of analysis.signals ``verdict_stored`` (sent after commit)."""
+    review_match.delay(match_id)
+
+
+def _ratings_key(club_id: int) -> str:
+    return f"analysis:ratings-queued:{club_id}"
+
+
+#: how long a queued recomputation stands for the verdicts after it (its key's lifetime):
+#: a lost message delays a club's ratings at most this long, until its next verdict
+RATINGS_QUEUED_SECONDS = 120
+
+
+def rate_club_soon(club_id: int) -> None:
+    """Queue one recomputation of the club's ratings, unless one is queued and not started.
+
+    Every verdict asks for the club's ratings again, and each recomputation rates the whole
+    club: one per verdict would cost the square of the club's matches. The task clears the
+    key before it reads, so a verdict committed after that queues another.
+    """
+    from django.core.cache import cache
+
+    key = _ratings_key(club_id)
+    if not cache.add(key, 1, RATINGS_QUEUED_SECONDS):
+        return
+    try:
+        recompute_ratings.delay(club_id)
+    except Exception:
+        cache.delete(key)
+        raise
 
 
 def queue_verification(sender: Any, *, match_id: int, **kwargs: Any) -> None:
@@ -85,6 +137,9 @@ def rate_again_after_delete(sender: Any, *, instance: Any, **kwargs: Any) -> Non
 @shared_task(acks_late=True)
 def recompute_ratings(club_id: int) -> int:
     """Rate the club's matches again from scratch (after a match is added or corrected)."""
+    from django.core.cache import cache
+
     from analysis.league_services import recompute_ratings as recompute
 
+    cache.delete(_ratings_key(club_id))  # verdicts from now on queue another run
     return recompute(club_id=club_id)

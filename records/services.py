@@ -280,11 +280,8 @@ def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:
     content_sha256 = hashlib.sha256(canonical_bytes(doc)).hexdigest()
     source_match_id = doc.get("match_id")
 
-    existing = selectors.find_uploaded_match(
-        club=club, content_sha256=content_sha256, source_match_id=source_match_id
-    )
-    if existing is not None:
-        return _same_upload(existing, content_sha256)
+    # No look-up first: the unique constraints find a copy already there, at no cost to
+    # the usual upload, which is new
     try:
         with transaction.atomic():
             match = Match.objects.create(
@@ -299,10 +296,7 @@ def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:
                 ruleset_name=rules.preset_name,
                 played_at=played_at,
             )
-            players = {
-                handle: Player.objects.get_or_create(club=club, handle=handle)[0]
-                for handle in sorted(set(doc["players"]))  # sorted: one lock order for all
-            }
+            players = _club_players(club, doc["players"])
             Seat.objects.bulk_create(
                 Seat(match=match, seat=seat, player=players[handle])
                 for seat, handle in enumerate(doc["players"])
@@ -312,7 +306,7 @@ def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:
                 for i, r in enumerate(doc["rounds"])
             )
     except IntegrityError:
-        # A concurrent upload of the same document committed first.
+        # The club has this document or its match_id (uploaded earlier, or concurrently).
         existing = selectors.find_uploaded_match(
             club=club, content_sha256=content_sha256, source_match_id=source_match_id
         )
@@ -321,6 +315,24 @@ def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:
         return _same_upload(existing, content_sha256)
     publish_needs_verifying(match.pk)
     return Upload(match, created=True)
+
+
+def _club_players(club: Club, handles: list[str]) -> dict[str, Player]:
+    """The club's players of these handles, the missing ones created: one query when the
+    club knows them all (the usual upload), three otherwise."""
+    wanted = sorted(set(handles))
+    players = {p.handle: p for p in Player.objects.filter(club=club, handle__in=wanted)}
+    missing = [handle for handle in wanted if handle not in players]
+    if missing:
+        # a concurrent upload may create the same handles: theirs stand (the unique
+        # constraint), and the rows are read back (sorted: one lock order for all)
+        Player.objects.bulk_create(
+            [Player(club=club, handle=handle) for handle in missing], ignore_conflicts=True
+        )
+        players.update(
+            (p.handle, p) for p in Player.objects.filter(club=club, handle__in=missing)
+        )
+    return players
 
 
 def _same_upload(existing: Match, content_sha256: str) -> Upload:

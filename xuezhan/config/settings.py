@@ -285,9 +285,28 @@ CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://localhost/"
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "xuezhan")
+# Work derived from a verdict (the decision review, about 20 times a verification's cost,
+# and the club's ratings) waits in its own queue. A worker consumes both, verifications
+# first (queue_order_strategy below); `-Q review` makes a worker of reviews only.
+CELERY_REVIEW_QUEUE = os.environ.get("CELERY_REVIEW_QUEUE", "review")
+CELERY_TASK_QUEUES = {  # in this order: a worker of both polls verifications first
+    CELERY_TASK_DEFAULT_QUEUE: {"routing_key": CELERY_TASK_DEFAULT_QUEUE},
+    CELERY_REVIEW_QUEUE: {"routing_key": CELERY_REVIEW_QUEUE},
+}
+CELERY_TASK_ROUTES = {
+    "analysis.tasks.review_match": {"queue": CELERY_REVIEW_QUEUE},
+    "analysis.tasks.recompute_ratings": {"queue": CELERY_REVIEW_QUEUE},
+}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# One message per pool process at a time: a long review never holds back a verification
+# that another process could start, and a dead process loses (to redelivery) one message.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A pool process is replaced after this many tasks, or after a task that leaves it above
+# this resident size (KB): its memory stays bounded whatever the engine's caches or the
+# allocator keep (measured: about 10 KB per verification; a review's tables tens of MB).
+CELERY_WORKER_MAX_TASKS_PER_CHILD = envint("CELERY_MAX_TASKS_PER_CHILD", 500)
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = envint("CELERY_MAX_MEMORY_PER_CHILD_KB", 200_000)
 CELERY_TASK_TIME_LIMIT = VERIFY_TIME_LIMIT_SECONDS
 CELERY_TASK_SOFT_TIME_LIMIT = max(1, VERIFY_TIME_LIMIT_SECONDS - 10)
 CELERY_TASK_IGNORE_RESULT = True  # the state lives in the database, not a result backend
@@ -300,6 +319,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": _visibility_timeout,
     "unacked_restore_interval": min(10, _visibility_timeout),
     "unacked_restore_throttle": 1,
+    # Redis: poll the queues in CELERY_TASK_QUEUES order, not in turn: a worker of both
+    # takes a review only when no verification waits
+    "queue_order_strategy": "priority",
 }
 CELERY_BEAT_SCHEDULE = {
     "sweep-stuck-matches": {
