@@ -87,18 +87,26 @@ _RIGHT: dict[bytes, int] = {}
 _PAIR: dict[int, int] = {}
 #: (id << _SHIFT) + id -> the shanten for 0..4 melds
 _ANSWER: dict[int, tuple[int, ...]] = {}
+#: (the other two suits' id, shifted left) + a suit's growth id + the melds shifted by
+#: _MELDS_SHIFT -> the shanten and the 进张 rank mask of that suit (one melds count per
+#: entry: a miss computes only the one asked for)
+_MASKS: dict[int, tuple[int, int]] = {}
+_MELDS_SHIFT = 2 * _SHIFT
 #: suit key -> its F0[0..4], F1[0..4]
-#: (the other two suits' id, shifted left; a suit key) -> the shanten, then the 进张 rank
-#: masks of that suit, for 0..4 melds (by the key, not its profile: growing it is per rank)
-_MASKS: dict[tuple[int, bytes], tuple[int, ...]] = {}
 _BLOCKS: dict[bytes, tuple[int, ...]] = {_EMPTY: (0, 0, 0, 0, 0, *[_NONE] * 5)}
-#: suit key -> its profile id, then the ids of the key with one more of each rank
-_GROWN: dict[bytes, tuple[int, ...]] = {}
+#: suit key -> its growth id: the id of its profile and of the profiles of the key with
+#: one more of each rank, which is all a suit's 进张 depends on (an int, so that a
+#: _MASKS key is one sum; keys with the same growth share it, though few do)
+_GROWTH: dict[bytes, int] = {}
+#: growth id -> the profile ids it stands for
+_GROWTHS: list[tuple[int, ...]] = []
+_GROWTH_IDS: dict[tuple[int, ...], int] = {}
 #: suit key -> the profile ids of the key with one fewer of each rank
 _REMOVED: dict[bytes, tuple[int, ...]] = {}
-#: _MASKS is emptied when it reaches this many entries (each some 250 bytes): its keys
-#: pair a suit key with two suits' profile, and a stream of new hands never repeats them
-#: all, while a miss costs a dozen look-ups in the tables that do settle
+#: _MASKS is emptied when it reaches this many entries (each some 130 bytes, about 34 MB
+#: in all): its keys pair a suit with two suits' profile, and a stream of new hands never
+#: repeats them all (some 180,000 after 3,000 fresh rounds), while a miss costs a dozen
+#: look-ups in the tables that do settle
 MASKS_LIMIT = 1 << 18
 _LOCK = threading.Lock()
 
@@ -229,15 +237,16 @@ def ukeire_mask(keys: Sequence[bytes], melds: int = 0,
     if void is not None:
         a, b, c = _drop_suit(a, b, c, void)
     try:  # written out: this runs a dozen times per discard reviewed
-        ma = _MASKS[_PAIR[_LEFT[b] + _RIGHT[c]], a]
-        mb = _MASKS[_PAIR[_LEFT[a] + _RIGHT[c]], b]
-        mc = _MASKS[_PAIR[_LEFT[a] + _RIGHT[b]], c]
+        shift = melds << _MELDS_SHIFT
+        ma = _MASKS[_PAIR[_LEFT[b] + _RIGHT[c]] + _GROWTH[a] + shift]
+        mb = _MASKS[_PAIR[_LEFT[a] + _RIGHT[c]] + _GROWTH[b] + shift]
+        mc = _MASKS[_PAIR[_LEFT[a] + _RIGHT[b]] + _GROWTH[c] + shift]
     except KeyError:
-        ma, mb, mc = _masks_slow(a, b, c), _masks_slow(b, a, c), _masks_slow(c, a, b)
-    mask = ma[5 + melds] | mb[5 + melds] << 9 | mc[5 + melds] << 18
+        ma, mb, mc = _masks_slow(a, b, c, melds)
+    mask = ma[1] | mb[1] << 9 | mc[1] << 18
     if void is not None:
         mask &= ~(0x1FF << (9 * void))
-    return ma[melds], mask
+    return ma[0], mask
 
 
 def discard_masks(keys: Sequence[bytes], melds: int = 0, void: int | None = None
@@ -371,7 +380,7 @@ def _discard_masks(keys: Sequence[bytes], melds: int, void: int | None
     if void is not None:
         dropped[void] = _EMPTY
     keep = ~(0x1FF << (9 * void)) if void is not None else -1
-    slot = 5 + melds
+    shift = melds << _MELDS_SHIFT
     out: dict[int, tuple[int, int]] = {}
     for suit in range(3):
         own = keys[suit]
@@ -391,14 +400,14 @@ def _discard_masks(keys: Sequence[bytes], melds: int, void: int | None
             grown[rank] -= 1
             key = bytes(grown)
             grown[rank] += 1
-            ms = _MASKS[pair, key]
+            ms = _MASKS[pair + _GROWTH[key] + shift]
             # each other suit against this suit's new key and the third, in suit order
-            mi = _MASKS[_PAIR[_LEFT[key] + _RIGHT[dj]] if suit < j
-                        else _PAIR[_LEFT[dj] + _RIGHT[key]], di]
-            mj = _MASKS[_PAIR[_LEFT[di] + _RIGHT[key]] if i < suit
-                        else _PAIR[_LEFT[key] + _RIGHT[di]], dj]
-            mask = ms[slot] << (9 * suit) | mi[slot] << (9 * i) | mj[slot] << (9 * j)
-            out[suit * 9 + rank] = ms[melds], mask & keep
+            mi = _MASKS[(_PAIR[_LEFT[key] + _RIGHT[dj]] if suit < j
+                         else _PAIR[_LEFT[dj] + _RIGHT[key]]) + _GROWTH[di] + shift]
+            mj = _MASKS[(_PAIR[_LEFT[di] + _RIGHT[key]] if i < suit
+                         else _PAIR[_LEFT[key] + _RIGHT[di]]) + _GROWTH[dj] + shift]
+            mask = ms[1] << (9 * suit) | mi[1] << (9 * i) | mj[1] << (9 * j)
+            out[suit * 9 + rank] = ms[0], mask & keep
     return out
 
 
@@ -422,42 +431,46 @@ def _answers_slow(a: bytes, b: bytes, c: bytes) -> tuple[int, ...]:
         return _answer(pair, _suit_id(c))
 
 
-def _masks_slow(key: bytes, left: bytes, right: bytes) -> tuple[int, ...]:
-    """The shanten for 0..4 melds, then the 进张 rank mask of ``key``'s suit for 0..4
-    melds, with ``left`` and ``right`` the other suits: from the key's growth (the
-    profiles of the key with one more of each rank, kept per key) and the answers of the
-    two other suits' profile with each, then kept while the table has room."""
+def _masks_slow(a: bytes, b: bytes, c: bytes, melds: int) -> tuple[tuple[int, int], ...]:
+    """The look-ups of :func:`ukeire_mask`, filling in whatever is not in the tables yet."""
     with _LOCK:
-        pair = _pair_id(_suit_id(left), _suit_id(right)) << _SHIFT
-        grown = _GROWN.get(key) or _growth(key)
-        base = _answer(pair, grown[0])
-        b0, b1, b2, b3, b4 = base
-        m0 = m1 = m2 = m3 = m4 = 0
-        answers = _ANSWER
-        bit = 1
-        for q in grown[1:]:  # written out: a key the tables have not met costs this
-            if q >= 0:
-                a0, a1, a2, a3, a4 = answers.get(pair + q) or _answer(pair, q)
-                if a0 < b0:
-                    m0 |= bit
-                if a1 < b1:
-                    m1 |= bit
-                if a2 < b2:
-                    m2 |= bit
-                if a3 < b3:
-                    m3 |= bit
-                if a4 < b4:
-                    m4 |= bit
-            bit <<= 1
-        if len(_MASKS) >= MASKS_LIMIT:
-            _MASKS.clear()  # a fresh corpus keeps meeting new keys: bound the memory
-        found = _MASKS[pair, key] = (*base, m0, m1, m2, m3, m4)
+        ia, ib, ic = _suit_id(a), _suit_id(b), _suit_id(c)
+        return (_mask(_pair_id(ib, ic) << _SHIFT, a, melds),
+                _mask(_pair_id(ia, ic) << _SHIFT, b, melds),
+                _mask(_pair_id(ia, ib) << _SHIFT, c, melds))
+
+
+def _mask(pair: int, key: bytes, melds: int) -> tuple[int, int]:
+    """The shanten with ``melds`` and the 进张 rank mask of ``key``'s suit, the other two
+    suits' profile id being ``pair`` (shifted): from the key's growth (the profiles of the
+    key with one more of each rank) and the answers of ``pair`` with each, then kept.
+    Call with the lock held."""
+    growth = _GROWTH.get(key)
+    if growth is None:
+        growth = _growth(key)
+    at = pair + growth + (melds << _MELDS_SHIFT)
+    found = _MASKS.get(at)
+    if found is not None:
+        return found
+    grown = _GROWTHS[growth]
+    base = _answer(pair, grown[0])[melds]
+    mask = 0
+    bit = 1
+    answers = _ANSWER
+    for q in grown[1:]:  # written out: every hand the tables have not met costs this
+        if q >= 0 and (answers.get(pair + q) or _answer(pair, q))[melds] < base:
+            mask |= bit
+        bit <<= 1
+    if len(_MASKS) >= MASKS_LIMIT:
+        _MASKS.clear()  # a guard on the memory
+    found = _MASKS[at] = (base, mask)
     return found
 
 
-def _growth(key: bytes) -> tuple[int, ...]:
-    """The profile id of ``key``, then of ``key`` with one more of each rank (−1 where
-    that would pass :data:`MAX_COPIES`). Call with the lock held."""
+def _growth(key: bytes) -> int:
+    """The growth id of ``key``: of the profile id of ``key``, then of ``key`` with one
+    more of each rank (−1 where that would pass :data:`MAX_COPIES`). Call with the lock
+    held."""
     grown = bytearray(key)
     ids = [_suit_id(key)]
     for rank in range(9):
@@ -467,7 +480,12 @@ def _growth(key: bytes) -> tuple[int, ...]:
         grown[rank] += 1
         ids.append(_suit_id(bytes(grown)))
         grown[rank] -= 1
-    found = _GROWN[key] = tuple(ids)
+    profiles = tuple(ids)
+    found = _GROWTH_IDS.get(profiles)
+    if found is None:
+        found = _GROWTH_IDS[profiles] = len(_GROWTHS)
+        _GROWTHS.append(profiles)
+    _GROWTH[key] = found
     return found
 
 
