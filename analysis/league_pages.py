@@ -263,6 +263,8 @@ def _sheet_from_form(post: Any) -> tuple[dict[str, Any], str | None]:
     """The sheet the form describes, or why its rounds are not JSON."""
     import json
 
+    from django.utils.translation import gettext as _
+
     sheet: dict[str, Any] = {
         "format": "xuezhan-sheet",
         "version": 1,
@@ -275,7 +277,7 @@ def _sheet_from_form(post: Any) -> tuple[dict[str, Any], str | None]:
     try:
         sheet["rounds"] = json.loads(post.get("rounds", "[]"))
     except ValueError as exc:
-        return sheet, f"rounds: not JSON ({exc})"
+        return sheet, _("rounds: not JSON (%(why)s)") % {"why": exc}
     return sheet, None
 
 

@@ -7,6 +7,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -60,7 +61,7 @@ class SeasonSerializer(serializers.ModelSerializer[Season]):
         starts = attrs.get("starts_on", getattr(self.instance, "starts_on", None))
         ends = attrs.get("ends_on", getattr(self.instance, "ends_on", None))
         if starts and ends and ends < starts:
-            raise serializers.ValidationError({"ends_on": ["the season ends before it starts"]})
+            raise serializers.ValidationError({"ends_on": [_("the season ends before it starts")]})
         return attrs
 
 

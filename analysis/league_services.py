@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from analysis.league_selectors import TIE_BREAK_NAMES
 from analysis.models import MatchAcceptance, Season, SeasonMatch, SettleUp
@@ -39,12 +40,14 @@ def resolve_ruleset(value: Any) -> Rules:
 
 def check_tie_breaks(value: Any) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise LeagueError("tie_breaks", "a list of tie-break codes")
+        raise LeagueError("tie_breaks", _("a list of tie-break codes"))
     unknown = [v for v in value if v not in TIE_BREAK_NAMES]
     if unknown:
-        raise LeagueError("tie_breaks", f"unknown {unknown}; known: {sorted(TIE_BREAK_NAMES)}")
+        known = sorted(TIE_BREAK_NAMES)
+        message = _("unknown %(unknown)s; known: %(known)s") % {"unknown": unknown, "known": known}
+        raise LeagueError("tie_breaks", message)
     if len(set(value)) != len(value):
-        raise LeagueError("tie_breaks", "a tie-break is listed twice")
+        raise LeagueError("tie_breaks", _("a tie-break is listed twice"))
     return list(value)
 
 
@@ -56,9 +59,9 @@ def check_placement_points(value: Any) -> list[int]:
         or len(value) != 4
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
-        raise LeagueError("placement_points", "four whole numbers, for 1st to 4th")
+        raise LeagueError("placement_points", _("four whole numbers, for 1st to 4th"))
     if sorted(value, reverse=True) != value:
-        raise LeagueError("placement_points", "a better place cannot earn fewer points")
+        raise LeagueError("placement_points", _("a better place cannot earn fewer points"))
     return list(value)
 
 
@@ -75,17 +78,17 @@ def save_season(
     for name, value in fields.items():
         setattr(season, name, value)
     if season.ends_on < season.starts_on:
-        raise LeagueError("ends_on", "the season ends before it starts")
+        raise LeagueError("ends_on", _("the season ends before it starts"))
     if Season.objects.filter(club=club, name=season.name).exclude(pk=season.pk).exists():
-        raise LeagueError("name", "the club already has a season of that name")
+        raise LeagueError("name", _("the club already has a season of that name"))
     season.save()
     return season
 
 
 def assign_match(*, season: Season, match: Match, by: User | None) -> SeasonMatch:
     if match.club_id != season.club_id:
-        raise LeagueError("match", "not a match of this club")
-    assignment, _ = SeasonMatch.objects.get_or_create(
+        raise LeagueError("match", _("not a match of this club"))
+    assignment, _created = SeasonMatch.objects.get_or_create(
         season=season, match=match, defaults={"assigned_by": by}
     )
     return assignment
@@ -98,9 +101,10 @@ def unassign_match(*, season: Season, match: Match) -> None:
 def accept_match(*, match: Match, by: User | None, reason: str) -> MatchAcceptance:
     """Accept an illegal match as played (seasons that opt in count it)."""
     if not reason.strip():
-        raise LeagueError("reason", "say why the club accepts this match")
+        raise LeagueError("reason", _("say why the club accepts this match"))
     if match.status != Match.Status.ILLEGAL:
-        raise LeagueError("match", f"only an illegal match needs accepting (it is {match.status})")
+        message = _("only an illegal match needs accepting (it is %(status)s)")
+        raise LeagueError("match", message % {"status": match.status})
     with transaction.atomic():
         MatchAcceptance.objects.filter(match=match).delete()
         return MatchAcceptance.objects.create(match=match, accepted_by=by, reason=reason.strip())
@@ -124,13 +128,13 @@ def record_settle_up(
     """Record that ``payer`` paid ``payee`` (all of a transfer or part of it)."""
     for name, player in (("payer", payer), ("payee", payee)):
         if player.club_id != club.pk:
-            raise LeagueError(name, "not a player of this club")
+            raise LeagueError(name, _("not a player of this club"))
     if payer.pk == payee.pk:
-        raise LeagueError("payee", "a player cannot pay themselves")
+        raise LeagueError("payee", _("a player cannot pay themselves"))
     if points <= 0:
-        raise LeagueError("points", "a positive number of points")
+        raise LeagueError("points", _("a positive number of points"))
     if season is not None and season.club_id != club.pk:
-        raise LeagueError("season", "not a season of this club")
+        raise LeagueError("season", _("not a season of this club"))
     return SettleUp.objects.create(
         club=club,
         season=season,
@@ -152,13 +156,13 @@ def money_value(value: Any) -> Decimal | None:
     try:
         amount = Decimal(str(value))
     except ArithmeticError:
-        raise LeagueError("point_value", "a decimal number") from None
+        raise LeagueError("point_value", _("a decimal number")) from None
     if not amount.is_finite() or amount < 0:
-        raise LeagueError("point_value", "a decimal number, 0 or more")
+        raise LeagueError("point_value", _("a decimal number, 0 or more"))
     # the bounds a season stores (max_digits=12, decimal_places=4), so that every money
     # figure the ledger derives from it fits the API's decimal fields
     if amount >= MAX_POINT_VALUE or amount != amount.quantize(Decimal("0.0001")):
-        raise LeagueError("point_value", "at most 99,999,999.9999, with at most 4 decimals")
+        raise LeagueError("point_value", _("at most 99,999,999.9999, with at most 4 decimals"))
     return amount
 
 

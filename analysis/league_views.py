@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
@@ -225,7 +226,7 @@ class SeasonMatches(SeasonMixin, generics.GenericAPIView[Season]):
         body.is_valid(raise_exception=True)
         match = Match.objects.filter(club=self.club, pk=body.validated_data["match"]).first()
         if match is None:
-            raise ValidationError({"match": ["no such match in this club"]})
+            raise ValidationError({"match": [_("no such match in this club")]})
         services.assign_match(season=season, match=match, by=signed_in(request))
         return Response({"match": match.pk}, status=status.HTTP_201_CREATED)
 
@@ -299,7 +300,7 @@ def parse_day(params: Mapping[str, str], name: str) -> date | None:
     try:
         return date.fromisoformat(value)
     except ValueError:
-        raise ValidationError({name: ["a date, YYYY-MM-DD"]}) from None
+        raise ValidationError({name: [_("a date, YYYY-MM-DD")]}) from None
 
 
 def ledger_for(club: Any, params: Mapping[str, str]) -> selectors.Ledger:
@@ -311,7 +312,7 @@ def ledger_for(club: Any, params: Mapping[str, str]) -> selectors.Ledger:
         try:
             season = Season.objects.get(club=club, pk=int(params["season"]))
         except (ValueError, Season.DoesNotExist):
-            raise ValidationError({"season": ["no such season in this club"]}) from None
+            raise ValidationError({"season": [_("no such season in this club")]}) from None
     value = _league_errors(services.money_value, value=params.get("point_value"))
     return selectors.club_ledger(
         club,
@@ -479,11 +480,11 @@ def ruleset_param(params: Mapping[str, str]) -> dict[str, Any]:
     """``?ruleset=`` as a preset name or a ruleset object in JSON, resolved."""
     text = params.get("ruleset", "").strip()
     if not text:
-        raise ValidationError({"ruleset": ["a preset name or a ruleset object (JSON)"]})
+        raise ValidationError({"ruleset": [_("a preset name or a ruleset object (JSON)")]})
     try:
         value = json.loads(text) if text.startswith("{") else text
     except ValueError:
-        raise ValidationError({"ruleset": ["not valid JSON"]}) from None
+        raise ValidationError({"ruleset": [_("not valid JSON")]}) from None
     rules = _league_errors(services.resolve_ruleset, value=value)
     resolved: dict[str, Any] = rules.to_json()
     return resolved

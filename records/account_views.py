@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib.auth import authenticate
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.exceptions import ValidationError
@@ -67,7 +68,7 @@ class TokenIssue(APIView):
             password=form.validated_data["password"],
         )
         if user is None or not user.is_active:
-            raise ValidationError("Unable to sign in with this user name and password.")
+            raise ValidationError(_("Unable to sign in with this user name and password."))
         issued = services.issue_token(user=user, name=form.validated_data.get("name", ""))
         return Response(IssuedTokenSerializer(issued).data)
 
@@ -118,7 +119,7 @@ class ClubInvitationList(ClubMixin, generics.ListCreateAPIView[Invitation]):
         form.is_valid(raise_exception=True)
         role = form.validated_data["role"]
         if role == OWNER and not self.membership.has_role(OWNER):
-            self.permission_denied(request, "Only an owner can invite an owner.")
+            self.permission_denied(request, _("Only an owner can invite an owner."))
         try:
             issued = services.invite(
                 club=self.club,

@@ -17,6 +17,8 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -45,24 +47,35 @@ class DocumentError(Exception):
         in an integer field) JSON that is no document of the format."""
         error = {"path": exc.path, "message": exc.sentence, "code": exc.code}
         if isinstance(exc, IntegralFloat):
-            return cls("invalid_document", "The document does not follow the log format "
-                       "(1 problem).", [error])
+            return cls("invalid_document", _off_format_sentence(1), [error])
         plain = isinstance(exc, NotJSON | NotUTF8)
-        detail = "The body is not valid JSON." if plain else "The body is not strict JSON."
+        detail = _("The body is not valid JSON.") if plain else _("The body is not strict JSON.")
         return cls("invalid_json", detail, [error])
 
     @classmethod
     def off_format(cls, issues: list[SchemaIssue]) -> DocumentError:
         """The schema's problems: the first MAX_ISSUES, saying so when there are more (look
         for one more than that to know)."""
-        shown = (f"the first {MAX_ISSUES} problems" if len(issues) > MAX_ISSUES
-                 else counted(len(issues), "problem"))
+        detail = (
+            _("The document does not follow the log format (the first %(count)d problems).")
+            % {"count": MAX_ISSUES}
+            if len(issues) > MAX_ISSUES
+            else _off_format_sentence(len(issues))
+        )
         return cls(
             "invalid_document",
-            f"The document does not follow the log format ({shown}).",
+            detail,
             [{"path": i.path, "message": i.message, "code": "schema"}
              for i in issues[:MAX_ISSUES]],
         )
+
+
+def _off_format_sentence(count: int) -> str:
+    return ngettext(
+        "The document does not follow the log format (%(count)d problem).",
+        "The document does not follow the log format (%(count)d problems).",
+        count,
+    ) % {"count": count}
 
 
 def counted(n: int, noun: str) -> str:
@@ -80,9 +93,11 @@ class MatchConflict(DocumentError):
     def __init__(self, match_id: int, source_match_id: str) -> None:
         super().__init__(
             "conflict",
-            f"Match {match_id} of this club already has match_id {source_match_id!r} with "
-            "different content. Upload a correction under a new match_id.",
-            [{"path": "$.match_id", "message": f"already used by match {match_id}"}],
+            _("Match %(match)d of this club already has match_id %(source)s with different "
+              "content. Upload a correction under a new match_id.")
+            % {"match": match_id, "source": repr(source_match_id)},
+            [{"path": "$.match_id",
+              "message": _("already used by match %(match)d") % {"match": match_id}}],
         )
         self.match_id = match_id
 
@@ -104,7 +119,8 @@ def problem(kind: str, detail: str, errors: list[dict[str, str]] | None = None) 
 def too_large_json() -> dict[str, Any]:
     limit = settings.UPLOAD_MAX_BYTES
     body = problem(
-        "payload_too_large", f"The request body is larger than the limit of {limit} bytes."
+        "payload_too_large",
+        _("The request body is larger than the limit of %(limit)d bytes.") % {"limit": limit},
     )
     return {**body, "limit": limit}
 
@@ -131,7 +147,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, DocumentError):
         return Response(exc.as_json(), status=400)
     if isinstance(exc, SuspiciousOperation):  # e.g. too many multipart fields
-        return Response(problem("bad_request", "The request was refused as malformed."), 400)
+        return Response(problem("bad_request", _("The request was refused as malformed.")), 400)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -146,8 +162,12 @@ def api_problem(exc: exceptions.APIException) -> dict[str, Any]:
     kind = _KINDS.get(exc.default_code, exc.default_code)
     if isinstance(exc, exceptions.ValidationError):
         errors = list(_flatten(exc.detail, "$"))
-        noun = "problem" if len(errors) == 1 else "problems"
-        return problem(kind, f"The request is not valid ({len(errors)} {noun}).", errors)
+        detail = ngettext(
+            "The request is not valid (%(count)d problem).",
+            "The request is not valid (%(count)d problems).",
+            len(errors),
+        ) % {"count": len(errors)}
+        return problem(kind, detail, errors)
     body = problem(kind, str(exc.detail))
     wait = getattr(exc, "wait", None)  # Throttled's; not in the stubs
     if isinstance(exc, exceptions.Throttled) and wait is not None:
@@ -171,11 +191,11 @@ def _flatten(detail: Any, path: str) -> Any:
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """JSON under /api/, the usual page elsewhere."""
     if request.path.startswith("/api/"):
-        return JsonResponse(problem("not_found", "Not found."), status=404)
+        return JsonResponse(problem("not_found", _("Not found.")), status=404)
     return defaults.page_not_found(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     if request.path.startswith("/api/"):
-        return JsonResponse(problem("server_error", "Server error."), status=500)
+        return JsonResponse(problem("server_error", _("Server error.")), status=500)
     return defaults.server_error(request)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from records.models import AccessToken, Club, Invitation, Match, Membership, Player, Seat
@@ -60,20 +61,22 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
     def validate_username(self, user: Any) -> Any:
         club = self.context["club"]
         if user is not None and not club.memberships.filter(user=user).exists():
-            raise serializers.ValidationError("not a member of this club")
+            raise serializers.ValidationError(_("not a member of this club"))
         others = club.players.filter(user=user)
         if self.instance is not None:
             others = others.exclude(pk=self.instance.pk)
         if user is not None and others.exists():
-            raise serializers.ValidationError("already linked to another player of this club")
+            raise serializers.ValidationError(_("already linked to another player of this club"))
         return user
 
     def validate_handle(self, handle: str) -> str:
         if self.instance is not None and handle != self.instance.handle:
-            raise serializers.ValidationError("a handle is what the documents say; it is fixed")
+            raise serializers.ValidationError(_("a handle is what the documents say; it is fixed"))
         club = self.context["club"]
         if self.instance is None and club.players.filter(handle=handle).exists():
-            raise serializers.ValidationError("this club already has a player with this handle")
+            raise serializers.ValidationError(
+                _("this club already has a player with this handle")
+            )
         return handle
 
 

@@ -12,6 +12,7 @@ import pytest
 from analysis.models import Season
 from records.models import Match
 from tests.analysis.league_data import settled_match, tsumo, win
+from tests.languages import in_chinese
 from tests.records.documents import dumps
 
 pytestmark = pytest.mark.django_db
@@ -68,6 +69,33 @@ def test_a_bad_season_is_refused_naming_the_field(
         f"/api/v1/clubs/{club.pk}/seasons/", {**SEASON_BODY, **change}, format="json"
     )
     assert response.status_code == 400 and names_field(response, field), response.content
+
+
+def test_a_refused_season_is_worded_in_the_request_language_and_still_names_the_field(
+    club: Any, cast: Any, api_client: Any
+) -> None:
+    response = api_client(cast["adam"]).post(
+        f"/api/v1/clubs/{club.pk}/seasons/", {**SEASON_BODY, "ends_on": "2026-10-01"},
+        format="json", HTTP_ACCEPT_LANGUAGE="zh-Hans",
+    )
+    assert response.status_code == 400 and response.json()["type"] == "invalid_request"
+    message = in_chinese("the season ends before it starts")
+    assert response.json()["errors"] == [{"path": "$.ends_on", "message": message}]
+
+
+@pytest.mark.parametrize(
+    ("query", "english"),
+    [("season=999999", "no such season in this club"), ("point_value=lots", "a decimal number")],
+)
+def test_a_bad_ledger_query_is_worded_in_the_request_language_and_names_the_parameter(
+    club: Any, cast: Any, api_client: Any, query: str, english: str
+) -> None:
+    response = api_client(cast["mia"]).get(
+        f"/api/v1/clubs/{club.pk}/ledger/?{query}", HTTP_ACCEPT_LANGUAGE="zh-Hans"
+    )
+    path = "$." + query.split("=")[0]
+    assert response.status_code == 400
+    assert response.json()["errors"] == [{"path": path, "message": in_chinese(english)}]
 
 
 def test_a_second_season_of_the_same_name_is_refused(

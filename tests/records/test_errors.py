@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from tests.languages import in_chinese
 from tests.records.documents import dumps, make_document
 
 pytestmark = pytest.mark.django_db
@@ -196,3 +197,46 @@ def test_options_describes_a_view_without_building_its_serializer(
     response = api_client(cast["mia"]).options(path.format(club=club.pk))
     assert response.status_code == 200
     assert response.json()["renders"][0] == "application/json"
+
+
+# -- languages: the message follows Accept-Language, the type and the path never do ------
+
+
+def test_a_refused_field_is_worded_in_the_request_language_and_still_named(
+    club: Any, cast: Any, api_client: Any, upload: Any
+) -> None:
+    upload(make_document(1))
+    url = f"/api/v1/clubs/{club.pk}/players/{club.players.get(handle='alice').pk}/"
+    english = "a handle is what the documents say; it is fixed"
+    client = api_client(cast["adam"])
+    chinese = client.patch(url, {"handle": "alicia"}, format="json", HTTP_ACCEPT_LANGUAGE="zh-Hans")
+    assert chinese.status_code == 400
+    assert chinese.json() == {
+        "type": "invalid_request",
+        "detail": in_chinese("The request is not valid (%(count)d problem).", {"count": 1},
+                             plural="The request is not valid (%(count)d problems)."),
+        "errors": [{"path": "$.handle", "message": in_chinese(english)}],
+    }
+    plain = client.patch(url, {"handle": "alicia"}, format="json").json()
+    assert plain["detail"] == "The request is not valid (1 problem)."
+    assert plain["errors"] == [{"path": "$.handle", "message": english}]
+
+
+def test_an_unreadable_body_is_worded_in_the_request_language_with_its_type_and_path(
+    club: Any, cast: Any, api_client: Any
+) -> None:
+    response = api_client(cast["mia"]).generic(
+        "POST", matches(club), b'{"a": ', "application/json", HTTP_ACCEPT_LANGUAGE="zh-Hans"
+    )
+    body = response.json()
+    assert response.status_code == 400 and body["type"] == "invalid_json"
+    assert body["detail"] == in_chinese("The body is not valid JSON.")
+    assert body["errors"][0]["path"].startswith("$")
+
+
+def test_a_refused_sign_in_is_worded_in_the_request_language(cast: Any, client: Any) -> None:
+    response = client.post("/api/v1/auth/token/", {"username": "mia", "password": "wrong"},
+                           HTTP_ACCEPT_LANGUAGE="zh-Hans")
+    assert response.status_code == 400
+    message = in_chinese("Unable to sign in with this user name and password.")
+    assert response.json()["errors"] == [{"path": "$", "message": message}]
