@@ -312,9 +312,10 @@ def test_a_match_left_by_a_dead_worker_is_verified_within_two_minutes(
         psycopg.connect(test_database_url()) as lock,
         psycopg.connect(test_database_url(), autocommit=True) as watch,
     ):
-        # FOR KEY SHARE lets the claim (an UPDATE of non-key columns) through, and stops the
-        # verification's SELECT … FOR UPDATE: the worker is mid-task, holding a lease
-        lock.execute("SELECT id FROM records_match WHERE id = ANY(%s) FOR KEY SHARE", [ids])
+        # the claim (an UPDATE of the match row) goes through and so does the verification's
+        # row lock (FOR NO KEY UPDATE); writing the verdict's row waits on this table lock:
+        # the worker is mid-task, holding a lease
+        lock.execute("LOCK TABLE analysis_verification IN SHARE MODE")
         first = workers.start(timings="default")
         wait_for(
             lambda: _waiting_on_a_lock(watch) > 0 and statuses(ids).get("verifying") == 1,
