@@ -6,9 +6,10 @@ few sets, or a few sets and the one pair. Every complete suit shape (at most fou
 sets and a pair, at most four copies of a rank) is enumerated once per process, on
 first use (well under a second), into look-up tables. Each suit has one small
 state number (complete as sets, as sets and the pair, or as pairs only): the win test
-is three look-ups of it, a sum and a tuple index (on the suit keys a table keeps,
-:class:`SuitKeys`, only the suits changed since the last test are looked up), and the
-waits a handful more.
+is three look-ups of it, a sum and a tuple index, and the waits a handful more. From
+27 counts the state is read by walking nine nested tuples a suit (``_WALK``), one
+index a count; on the suit keys a table keeps (:class:`SuitKeys`) it is a dict look-up,
+and only for the suits changed since the last test.
 
 >>> from xuezhan.tiles import counts_of, parse_tiles
 >>> is_winning(counts_of(parse_tiles("123m456m789m234p55p")))
@@ -25,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations_with_replacement, product
+from typing import Any
 
 from xuezhan.tiles import TILES, Tile
 
@@ -143,6 +145,11 @@ _STATE: dict[bytes, int] = {}
 _WINS: tuple[bool, ...] = tuple(
     t & (1 << _SETS_BITS) - 1 == 1 or t >> _SETS_BITS == 7 for t in range(3 * _NO_WIN + 1))
 _state_of = _STATE.get
+#: the counts a suit walk reads (0 to 5: a fifth copy is kept for the waits, see _build)
+_WALK_WIDTH = 6
+#: _STATE as a walk: _WALK[n0][n1]...[n8] is the state of the suit counts n0..n8 (a
+#: count of 6 or more is an IndexError); empty until the tables are built
+_WALK: tuple[Any, ...] = ()
 #: 9-byte suit key -> mask of the ranks whose addition makes the suit complete as sets
 #: (filled in as keys are met: see _wait_mask)
 _WAIT_SETS: dict[bytes, int] = {}
@@ -198,6 +205,8 @@ def _build() -> None:
             _PAIRS[key.translate(double)] = sum(key)
         _FEATURES.update(features)
         _STATE.update(_states(complete))
+        global _WALK
+        _WALK = _walk_of(_STATE)
         # last: a filled _COMPLETE is what says the tables are ready (one C call under
         # the GIL, so another thread never sees it half filled)
         _COMPLETE.update(complete)
@@ -218,6 +227,41 @@ def _states(complete: dict[bytes, int]) -> dict[bytes, int]:
     keys.sort(key=sum)
     return {k: complete.get(k, _NOT_SETS) | pairs.get(k, _NOT_PAIRS) << _SETS_BITS
             for k in keys}
+
+
+def _walk_of(states: dict[bytes, int]) -> tuple[Any, ...]:
+    """The suit states as nine levels of nested tuples, one level a rank: a tuple of
+    ``_WALK_WIDTH`` items, one a count of the rank, each the tuple for the next rank
+    (the last rank's items are the states).
+
+    Built from the last rank up, with equal tuples shared: a tuple stands for what the
+    rest of the suit can still become, and few such futures exist, so the 34,000 keys
+    of _STATE fold into under a thousand small tuples that stay in the processor's
+    cache, where three dictionary look-ups a hand each reach for memory of their own.
+    A prefix no key has leads to the level's ``missing`` tuple, whose every count
+    leads to the next one's and in the end to _NO_WIN.
+    """
+    missing: Any = _NO_WIN
+    level: dict[bytes, Any] = dict(states)
+    for rank in range(8, -1, -1):
+        children: dict[bytes, list[Any]] = {}
+        for key, node in level.items():
+            prefix = key[:rank]
+            row = children.get(prefix)
+            if row is None:
+                row = children[prefix] = [missing] * _WALK_WIDTH
+            row[key[rank]] = node
+        # The items are shared already, so two rows are equal when their items are the
+        # same objects: comparing ids spares hashing nested tuples all the way down
+        # (a tuple's hash is not cached).
+        shared: dict[tuple[int, ...], tuple[Any, ...]] = {}
+        level = {}
+        for prefix, row in children.items():
+            same = tuple(row) if rank == 8 else tuple(map(id, row))
+            level[prefix] = shared.setdefault(same, tuple(row))
+        missing = (missing,) * _WALK_WIDTH
+    root: tuple[Any, ...] = level[b""]
+    return root
 
 
 def _add_shape(complete: dict[bytes, int], features: dict[bytes, int], counts: list[int],
@@ -277,7 +321,8 @@ def is_winning(counts: Sequence[int], void: int | None = None) -> bool:
     winning shape: sets and one pair (melds are sets already, so the caller passes
     only the concealed part, 14 − 3·melds tiles), or seven pairs when there are no
     melds (14 tiles; a four-of-a-kind counts as two pairs). A hand holding a tile of
-    the ``void`` suit is never winning; the caller checks the melds for it.
+    the ``void`` suit is never winning; the caller checks the melds for it. Counts are
+    numbers of tiles, never negative (not checked: −1 would read as 5).
 
     >>> from xuezhan.tiles import counts_of, parse_tiles
     >>> is_winning(counts_of(parse_tiles("11223344556677m")))
@@ -285,19 +330,32 @@ def is_winning(counts: Sequence[int], void: int | None = None) -> bool:
     >>> is_winning(counts_of(parse_tiles("11223344556677m")), void=0)
     False
     """
+    if void is None:
+        # Each suit's state by its walk (see _walk_of): 27 tuple indexes in a row cost
+        # less than turning 27 ints into bytes, and touch only a few small, shared
+        # tuples. Anything the walk cannot take — a count over 5, a length other than
+        # 27, the tables not yet built — goes the way of the suit keys below.
+        try:
+            (c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17,
+             c18, c19, c20, c21, c22, c23, c24, c25, c26) = counts
+            state: int = (_WALK[c0][c1][c2][c3][c4][c5][c6][c7][c8]
+                          + _WALK[c9][c10][c11][c12][c13][c14][c15][c16][c17]
+                          + _WALK[c18][c19][c20][c21][c22][c23][c24][c25][c26])
+            return _WINS[state]
+        except (IndexError, TypeError, ValueError):
+            pass
+    return _winning_split(counts, void)
+
+
+def _winning_split(counts: Sequence[int], void: int | None) -> bool:
+    """:func:`is_winning` by the three suit keys: the void test, and whatever the walk
+    cannot take (it raises what the conversion to bytes raises)."""
     a, b, c = _split(bytearray(counts))
     if void is not None and (a, b, c)[void] != _EMPTY:
         return False
-    # A suit missing from _STATE can take part in no win: catching that one miss costs
-    # less than three .get calls on every hand (a plain dict subscript is the fastest
-    # look-up CPython has), and a winning hand never misses.
-    try:
-        return _WINS[_STATE[a] + _STATE[b] + _STATE[c]]
-    except KeyError:
-        if _STATE:
-            return False
-    _build()
-    return is_winning(counts, void)
+    if not _STATE:
+        _build()
+    return _WINS[_state_of(a, _NO_WIN) + _state_of(b, _NO_WIN) + _state_of(c, _NO_WIN)]
 
 
 def winning_keys(a: bytes, b: bytes, c: bytes, void: int | None = None) -> bool:

@@ -1,7 +1,10 @@
 from __future__ import annotations
 
+import struct
+
 import pytest
 
+from xuezhan import hand as hand_module
 from xuezhan.hand import (
     PUNGS_ONLY,
     TERMINALS,
@@ -105,6 +108,47 @@ def test_a_hand_holding_its_void_suit_never_wins() -> None:
 def test_counts_may_be_a_tuple() -> None:
     assert is_winning(tuple(c("11m")))
     assert waits(tuple(c("1m"))) == [Tile.parse("1m")]
+
+
+def walked(key: bytes) -> int:
+    node = hand_module._WALK
+    for n in key:
+        node = node[n]
+    assert isinstance(node, int)
+    return node
+
+
+def test_the_suit_walk_gives_the_state_of_every_suit_in_the_table() -> None:
+    # every key of the table, and every key a tile more or less than one (most of
+    # those complete nothing): the walk is_winning reads and the dictionary agree
+    is_winning(c("11m"))  # builds the tables
+    table = hand_module._STATE
+    for key in table:
+        assert walked(key) == table[key]
+        near = bytearray(key)
+        for r in range(9):
+            for d in (-1, 1):
+                if 0 <= near[r] + d < hand_module._WALK_WIDTH:
+                    near[r] += d
+                    assert walked(bytes(near)) == table.get(bytes(near), hand_module._NO_WIN)
+                    near[r] -= d
+
+
+def test_counts_the_walk_cannot_take_are_read_from_the_suit_keys() -> None:
+    assert not is_winning([6] + [0] * 26)             # no suit holds six of a rank
+    assert is_winning([3, 3, 3, 3, 2] + [0] * 22)     # 111·222·333·444·55
+    with pytest.raises(struct.error):
+        is_winning([0] * 26)                          # not 27 kinds
+    with pytest.raises(ValueError):
+        is_winning([256] + [0] * 26)
+
+
+def test_is_winning_before_the_walk_is_built_reads_the_suit_keys(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hand_module, "_WALK", ())
+    assert is_winning(c("123m456m789m234p55p"))
+    assert is_winning(c("11223344556677m"))
+    assert not is_winning(c("123m456m789m234p56p"))
 
 
 def test_kept_suit_keys_follow_the_tiles_in_and_out() -> None:

@@ -5,8 +5,17 @@ from __future__ import annotations
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from xuezhan import hand as hand_module
 from xuezhan.fan import WinContext, score_win
-from xuezhan.hand import Meld, MeldKind, SuitKeys, is_ready, is_winning, waits
+from xuezhan.hand import (
+    Meld,
+    MeldKind,
+    SuitKeys,
+    is_ready,
+    is_winning,
+    waits,
+    winning_keys,
+)
 from xuezhan.rules import Rules
 from xuezhan.shanten import shanten
 from xuezhan.tiles import TILES, counts_of
@@ -119,6 +128,25 @@ def ready_hands(draw: st.DrawFn) -> tuple[list[int], int]:
 def test_is_winning_agrees_with_the_reference_on_random_hands(hand: tuple[list[int], int]) -> None:
     counts, _ = hand
     assert is_winning(counts) == ref_winning(counts)
+
+
+hand_module._build()
+#: every suit shape the win test knows (complete, or seven pairs' part), in order
+SUIT_SHAPES = sorted(hand_module._STATE)
+
+
+@FAST
+@given(st.lists(st.sampled_from(SUIT_SHAPES), min_size=3, max_size=3),
+       st.integers(0, 26), st.integers(0, 6))
+def test_is_winning_from_counts_agrees_with_the_suit_keys(
+        suits: list[bytes], kind: int, count: int) -> None:
+    # the walk over 27 counts and the dictionary of suit keys are two readings of one
+    # table: on three known suit shapes (a win when one holds the pair, or seven pairs)
+    # with one count set anew, fifth copies (a shape wait) and impossible sixth ones
+    # included
+    counts = list(b"".join(suits))
+    counts[kind] = count
+    assert is_winning(counts) == winning_keys(*SuitKeys(counts).keys)
 
 
 @FAST
