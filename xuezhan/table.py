@@ -12,7 +12,7 @@ The table only records what happened; ``outcome()`` turns that into the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -171,12 +171,7 @@ class Table:
         self._claim_group = -1
         self._claim_round: frozenset[int] = frozenset()
         self._waits: list[frozenset[Tile] | None] = [None] * 4
-        self._handlers = self._bind_handlers()
         self.deal_problems = self._check_deal(hands)
-
-    def _bind_handlers(self) -> dict[type, Any]:
-        return {Draw: self._draw, Discard: self._discard, Peng: self._peng, Gang: self._gang,
-                Hu: self._hu}
 
     # -- public API ------------------------------------------------------------------
 
@@ -192,7 +187,7 @@ class Table:
         stage = self.stage
         if stage is Stage.OVER:
             return [Problem("event_after_end", "the round had already ended", action.actor)]
-        handler = self._handlers.get(type(action))
+        handler = _HANDLERS.get(type(action))
         if handler is None:
             if isinstance(action, Exchange):
                 self._exchange(action, problems)
@@ -214,7 +209,7 @@ class Table:
         else:
             if self.must_win is not None:
                 self._check_must_win(action, problems)
-            handler(action, problems)
+            handler(self, action, problems)
         return problems
 
     def push(self, action: Action | Pass) -> None:
@@ -314,7 +309,6 @@ class Table:
         new.scores = dict(self.scores)
         new.deal_problems = list(self.deal_problems)
         new._waits = list(self._waits)
-        new._handlers = new._bind_handlers()
         return new
 
     # -- decisions -------------------------------------------------------------------
@@ -1021,3 +1015,10 @@ def _fmt(tiles: Sequence[int]) -> str:
 
 def _meld_text(melds: Sequence[Meld]) -> str:
     return "".join(f" + {m.kind.value} {m.tile}" for m in melds)
+
+
+#: the handler of each play action, as plain functions: a table holding bound methods of
+#: itself would be a reference cycle, freed only by the garbage collector
+_HANDLERS: dict[type, Callable[[Table, Any, list[Problem]], None]] = {
+    Draw: Table._draw, Discard: Table._discard, Peng: Table._peng, Gang: Table._gang,
+    Hu: Table._hu}
