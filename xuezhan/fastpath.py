@@ -14,9 +14,11 @@ seat), and the draw or claim that closes its window reads the answer; the suit k
 are rebuilt only when the table needs them. A peng or kong applies here when nobody
 waits on the tile (otherwise the passes need scoring); a win on a discard applies here
 when it is the first on it, a self-drawn win when it is on the tile just drawn; both are
-scored as the table scores them. Every other event (a second win on one discard, an
-added kong and its window, a draw in the last four or after a discard someone waits on)
-goes to :meth:`Table.play`, the lenient walk, after the local state is written back;
+scored as the table scores them. The draw that closes a discard's window scores the
+wins let go on it (过手胡), as the table does; a draw in the last four tests the hand and,
+when it wins, binds the seat to win (the lenient walk plays on from there). Every other
+event (a second win on one discard, an added kong and its window) goes to
+:meth:`Table.play`, the lenient walk, after the local state is written back;
 exchanges and void declarations of the usual shape are read by hand and played there.
 The moment anything reports a problem the round is given up (``None``): the caller
 replays it from the start on the lenient walk, which is the specification and names
@@ -36,7 +38,7 @@ from typing import Any
 from xuezhan.actions import Action, DingQue, Exchange, action_from_json
 from xuezhan.errors import XuezhanError
 from xuezhan.fan import WinContext
-from xuezhan.hand import KongKind, Meld, MeldKind, SuitKeys, waits
+from xuezhan.hand import KongKind, Meld, MeldKind, SuitKeys, is_winning, waits
 from xuezhan.rules import Rules
 from xuezhan.schema import integral_floats, lean_checks
 from xuezhan.settlement import KongEvent, WinEvent
@@ -213,12 +215,14 @@ def _play_events(table: Table, events: Sequence[Any],
                     # asked once here: the draw or the claim that closes the window reads it
                     waited = _waited_on(seat, tile, won, hands, voids, wait_cache)
                     continue
-            elif kind == "draw" and wall is not None and left > 0 and front < back and not (
-                    last_four_rule and (last_four or left <= 4)):
+            elif kind == "draw" and wall is not None and left > 0 and front < back:
                 replacement = expect is REPLACEMENT
+                passes: list[tuple[int, int]] | None = None
                 if expect is CLAIM:
-                    turn = _after_unclaimed(last_discard, claimers, won, left, hands, voids,
-                                            wait_cache, waited)
+                    closed = _window_closes(table, last_discard, claimers, left, waited,
+                                            kong_before_discard is not None,
+                                            must_win_all and last_four)
+                    turn, passes = closed if closed is not None else (None, None)
                 elif expect is DRAW or replacement:
                     turn = current
                 else:
@@ -227,6 +231,12 @@ def _play_events(table: Table, events: Sequence[Any],
                 if seat == turn and wall[position] == tile:
                     if expect is CLAIM:
                         last_discard = kong_before_discard = None
+                        if claimers:
+                            claimers = []
+                        if passes:
+                            for passer, fan in passes:  # 过手胡: the wins let go
+                                prior = passed[passer]
+                                passed[passer] = fan if prior is None else max(prior, fan)
                     if position == front:
                         front += 1
                     else:
@@ -241,6 +251,16 @@ def _play_events(table: Table, events: Sequence[Any],
                     current, expect, last_draw, after_peng = seat, DISCARD, tile, None
                     if not replacement:
                         replacement_of = None
+                    if last_four_rule and last_four and is_winning(hands[seat], voids[seat]):
+                        # a winning tile drawn in the last four binds the seat to win it
+                        # (the lenient walk plays on from here, as it checks that)
+                        earth = (heaven_earth and seat != table.dealer and draws[seat] == 1
+                                 and not table.claimed_or_won)
+                        if table.win_score(seat, tile, WinContext(
+                                self_drawn=True, earth=earth, last_tile=left == 0,
+                                after_kong=replacement_of.kind if replacement_of else None),
+                                in_hand=True).winning:
+                            table.must_win, regular = seat, False
                     continue
             elif kind == "peng+target" or kind == "gang:ming+target":
                 # a claim: the table's checks in its order, and nobody (the claimer neither)
@@ -456,23 +476,41 @@ def _waited_on(discarder: int, tile: Tile, won: list[bool], hands: list[list[int
     return False
 
 
-def _after_unclaimed(last_discard: tuple[int, Tile] | None, claimers: list[int],
-                     won: list[bool], left: int, hands: list[list[int]],
-                     voids: list[int | None], wait_cache: list[frozenset[Tile] | None],
-                     waited: bool | None) -> int | None:
-    """Who draws next when a discard's window closes with nobody able to win it (None
-    when someone could, or the round ends there: the lenient walk decides those);
-    ``waited`` is what :func:`_waited_on` said at the discard, if it was asked."""
-    if last_discard is None or claimers or left == 0 or won.count(True) >= 3:
+def _window_closes(table: Table, last_discard: tuple[int, Tile] | None, claimers: list[int],
+                   left: int, waited: bool | None, kong_discard: bool, bound: bool,
+                   ) -> tuple[int, list[tuple[int, int]]] | None:
+    """Who draws next when a discard's window closes (the discard unclaimed, or won by
+    ``claimers``), and the wins let go on it as ``(seat, fan)`` — or None when the
+    lenient walk decides: the round ends there, or a seat ``bound`` to win (the last four
+    under must_win_all) lets one go. ``waited`` is what :func:`_waited_on` said at the
+    discard, if it was asked. The table's own order: the passes are scored as it scores
+    them, then play goes to the seat after the furthest winner."""
+    won = table.won
+    if last_discard is None or left == 0 or won.count(True) >= 3:
         return None
     discarder, tile = last_discard
+    hands, voids, wait_cache = table.hands, table.voids, table._waits
     if waited is None:
         waited = _waited_on(discarder, tile, won, hands, voids, wait_cache)
+    passes: list[tuple[int, int]] = []
     if waited:
-        return None
-    for seat in _OTHERS[discarder]:
+        ctx = WinContext(kong_discard=kong_discard)  # last_tile: the wall is not empty
+        for seat in _OTHERS[discarder]:
+            if won[seat]:  # a claimer has won
+                continue
+            found = wait_cache[seat]
+            if found is None:
+                found = wait_cache[seat] = frozenset(waits(hands[seat], voids[seat]))
+            if tile in found:
+                score = table.win_score(seat, tile, ctx, in_hand=False)
+                if score.winning:
+                    if bound:
+                        return None
+                    passes.append((seat, score.fan))
+    origin = max(claimers, key=lambda s: (s - discarder) % 4) if claimers else discarder
+    for seat in _OTHERS[origin]:
         if not won[seat]:
-            return seat
+            return seat, passes
     return None  # not reached: three seats have not won
 
 
