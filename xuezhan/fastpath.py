@@ -186,6 +186,7 @@ def _play_events(table: Table, events: Sequence[Any],
     index = -1
     state = _load(table)
     waited: bool | None = None  # someone else waits on the open discard (None: not known)
+    drawn_waits: frozenset[Tile] | None = None  # the drawer's waits before its lean draw
     (regular, front, back, left, last_four, current, expect, last_discard, last_draw,
      replacement_of, kong_before_discard, claimers, after_peng) = state
     for index, event in enumerate(events):
@@ -205,7 +206,8 @@ def _play_events(table: Table, events: Sequence[Any],
                         and not (void_first and void is not None and tile // 9 != void
                                  and any(hand[void * 9:void * 9 + 9]))):
                     hand[tile] -= 1
-                    wait_cache[seat] = None
+                    # the tile just drawn, let go: the hand is the one before the draw
+                    wait_cache[seat] = drawn_waits if tile == last_draw else None
                     stale |= 1 << seat
                     discards[seat].append(tile)
                     kong_before_discard, replacement_of = replacement_of, None
@@ -218,7 +220,13 @@ def _play_events(table: Table, events: Sequence[Any],
             elif kind == "draw" and wall is not None and left > 0 and front < back:
                 replacement = expect is REPLACEMENT
                 passes: list[tuple[int, int]] | None = None
-                if expect is CLAIM:
+                if expect is CLAIM and waited is False and not claimers and last_discard:
+                    # nobody could take the discard: the next seat still in draws (with
+                    # three won the round is over, and the loop is not regular)
+                    for turn in _OTHERS[last_discard[0]]:
+                        if not won[turn]:
+                            break
+                elif expect is CLAIM:
                     closed = _window_closes(table, last_discard, claimers, left, waited,
                                             kong_before_discard is not None,
                                             must_win_all and last_four)
@@ -244,7 +252,7 @@ def _play_events(table: Table, events: Sequence[Any],
                     last_four = last_four or left <= 4
                     left -= 1
                     hands[seat][tile] += 1
-                    wait_cache[seat] = None
+                    drawn_waits, wait_cache[seat] = wait_cache[seat], None
                     stale |= 1 << seat
                     draws[seat] += 1
                     passed[seat] = None
@@ -380,7 +388,7 @@ def _play_events(table: Table, events: Sequence[Any],
         voids, wait_cache = table.voids, table._waits  # the void declaration sets new lists
         (regular, front, back, left, last_four, current, expect, last_discard, last_draw,
          replacement_of, kong_before_discard, claimers, after_peng) = _load(table)
-        waited = None
+        waited = drawn_waits = None
     _store(table, (regular, front, back, left, last_four, current, expect, last_discard,
                    last_draw, replacement_of, kong_before_discard, claimers, after_peng), stale)
     table.event_index = index
