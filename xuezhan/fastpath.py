@@ -38,7 +38,7 @@ from typing import Any
 from xuezhan.actions import Action, DingQue, Exchange, action_from_json
 from xuezhan.errors import XuezhanError
 from xuezhan.fan import WinContext
-from xuezhan.hand import KongKind, Meld, MeldKind, SuitKeys, is_winning, waits
+from xuezhan.hand import KongKind, Meld, MeldKind, is_winning, waits
 from xuezhan.rules import Rules
 from xuezhan.schema import integral_floats, lean_checks
 from xuezhan.settlement import KongEvent, WinEvent
@@ -190,14 +190,19 @@ def _play_events(table: Table, events: Sequence[Any],
     (regular, front, back, left, last_four, current, expect, last_discard, last_draw,
      replacement_of, kong_before_discard, claimers, after_peng) = state
     for index, event in enumerate(events):
-        name = event.get("tile") if type(event) is dict else None
-        tile = _NAMED.get(name) if type(name) is str else None
-        seat: int = event.get("actor") if tile is not None else -1
-        kind = event.get("type") if type(seat) is int and 0 <= seat <= 3 else None
-        if type(kind) is not str:
-            kind = None
-        elif len(event) != 3:
-            kind = _kind_of(event)
+        # subscripts, not .get: nearly every event has the three fields (a miss raises,
+        # which costs nothing until it happens)
+        try:
+            tile: Tile | None = _NAMED[event["tile"]]
+            seat: int = event["actor"]
+            kind = event["type"]
+        except (KeyError, TypeError):  # not a dict, or no tile event of the format's names
+            tile, seat, kind = None, -1, None
+        else:
+            if type(seat) is not int or not 0 <= seat <= 3 or type(kind) is not str:
+                kind = None
+            elif len(event) != 3:
+                kind = _kind_of(event)
         if regular and tile is not None and kind is not None:
             if kind == "discard":
                 hand = hands[seat]
@@ -546,6 +551,6 @@ def _store(table: Table, state: _State, stale: int) -> None:
     seat = 0
     while stale:
         if stale & 1:
-            table.keys[seat] = SuitKeys(table.hands[seat])
+            table.forget_keys(seat)
         stale >>= 1
         seat += 1

@@ -136,8 +136,9 @@ class Table:
         self.base = base
         self.dice = tuple(dice) if dice else None
         self.hands = [counts_of(h) for h in hands]
-        #: each seat's suit keys, moved with the counts: the waits are look-ups by them
-        self.keys = [SuitKeys(h) for h in self.hands]
+        #: each seat's suit keys (:attr:`keys`), None until asked for since the counts
+        #: last moved without them (the lean replay moves the counts alone)
+        self._keys: list[SuitKeys | None] = [None] * 4
         self.melds: list[list[Meld]] = [[], [], [], []]
         self.discards: list[list[Tile]] = [[], [], [], []]
         self.voids: list[int | None] = [None] * 4
@@ -174,6 +175,21 @@ class Table:
         self.deal_problems = self._check_deal(hands)
 
     # -- public API ------------------------------------------------------------------
+
+    @property
+    def keys(self) -> list[SuitKeys]:
+        """Each seat's suit keys, moved with the counts: the win test and the waits are
+        look-ups by them. Built when first asked for."""
+        keys = self._keys
+        if None in keys:
+            for seat, k in enumerate(keys):
+                if k is None:
+                    keys[seat] = SuitKeys(self.hands[seat])
+        return keys  # type: ignore[return-value]  # no None left
+
+    def forget_keys(self, seat: int) -> None:
+        """The seat's counts moved without its keys: they are built again when asked for."""
+        self._keys[seat] = None
 
     @property
     def over(self) -> bool:
@@ -295,7 +311,7 @@ class Table:
         new = Table.__new__(Table)
         new.__dict__.update(self.__dict__)
         new.hands = [list(h) for h in self.hands]
-        new.keys = [k.copy() for k in self.keys]
+        new._keys = [None if k is None else k.copy() for k in self._keys]
         new.melds = [list(m) for m in self.melds]
         new.discards = [list(d) for d in self.discards]
         new.voids = list(self.voids)
@@ -546,8 +562,8 @@ class Table:
             have = hands[seat]
             for t in got:
                 have[t] += 1
-        # the tiles moved on the counts alone: each seat's keys are rebuilt once
-        self.keys = [SuitKeys(h) for h in hands]
+        # the tiles moved on the counts alone: each seat's keys are built again when asked
+        self._keys = [None] * 4
         self._waits = [None] * 4
         self.stage = Stage.DINGQUE
 
@@ -959,13 +975,17 @@ class Table:
 
     def _give(self, seat: int, tile: int) -> None:
         self.hands[seat][tile] += 1
-        self.keys[seat].add(tile)
+        keys = self._keys[seat]
+        if keys is not None:
+            keys.add(tile)
         self._waits[seat] = None
 
     def _take(self, seat: int, tile: int, n: int = 1) -> None:
         if n:
             self.hands[seat][tile] -= n
-            self.keys[seat].remove(tile, n)
+            keys = self._keys[seat]
+            if keys is not None:
+                keys.remove(tile, n)
             self._waits[seat] = None
 
     def _see(self, tile: Tile, seat: int, problems: list[Problem]) -> None:

@@ -83,7 +83,7 @@ def test_both_paths_report_the_same_on_every_kind_of_corruption() -> None:
 
 def state(table: Table) -> dict[str, Any]:
     """What a table holds, without its caches (the waits, the win-test memo of its keys)."""
-    out = {k: v for k, v in vars(table).items() if k not in ("_waits", "keys")}
+    out = {k: v for k, v in vars(table).items() if k not in ("_waits", "_keys")}
     out["keys"] = [k.keys for k in table.keys]
     return out
 
