@@ -9,9 +9,10 @@ A round is mostly draws and discards that break no rule, then a few pengs, kongs
 wins. The replay keeps what those touch in local variables — the wall's two ends, whose
 turn it is, the open discard, the kong a replacement tile is for, the peng whose turn
 it is — and applies them straight from the event dicts: no action object, no problem
-list; a discard asks once whether anyone else waits on it (one cached wait look-up a
-seat), and the draw or claim that closes its window reads the answer; the suit keys
-are rebuilt only when the table needs them. A peng or kong applies here when nobody
+list. Each seat's waits are a 27-bit mask kept with its hand (worked out at its discard,
+put back when it lets go the tile it drew): a discard asks whether anyone else waits on
+it by one look-up, and the draw or claim that closes its window reads the answer; the
+suit keys are built only when the table needs them. A peng or kong applies here when nobody
 waits on the tile (otherwise the passes need scoring); a win on a discard applies here
 when it is the first on it, a self-drawn win when it is on the tile just drawn; both are
 scored as the table scores them. The draw that closes a discard's window scores the
@@ -179,14 +180,18 @@ def _play_events(table: Table, events: Sequence[Any],
     kong_after_peng, passed_win = rules.kong_after_peng, rules.passed_win
     must_win_all = rules.last_four == "must_win_all"
     heaven_earth = rules.heaven_earth
-    hands, won, voids, wait_cache = table.hands, table.won, table.voids, table._waits
+    hands, won, voids = table.hands, table.won, table.voids
+    # each seat's waits as a 27-bit mask, kept up to date as its hand moves: worked out at
+    # its discard (a hand of 13 is what others' discards meet), 0 once it has won, -1
+    # while not known (the deal, and after an event the table played)
+    masks = [-1, -1, -1, -1]
     draws, passed, discards, melds = table.draws, table.passed, table.discards, table.melds
     wall = table.wall
     stale = 0  # seats whose suit keys lag their counts
     index = -1
     state = _load(table)
     waited: bool | None = None  # someone else waits on the open discard (None: not known)
-    drawn_waits: frozenset[Tile] | None = None  # the drawer's waits before its lean draw
+    drawn_mask = -1  # the drawer's waits before its lean draw
     (regular, front, back, left, last_four, current, expect, last_discard, last_draw,
      replacement_of, kong_before_discard, claimers, after_peng) = state
     for index, event in enumerate(events):
@@ -212,7 +217,7 @@ def _play_events(table: Table, events: Sequence[Any],
                                  and any(hand[void * 9:void * 9 + 9]))):
                     hand[tile] -= 1
                     # the tile just drawn, let go: the hand is the one before the draw
-                    wait_cache[seat] = drawn_waits if tile == last_draw else None
+                    masks[seat] = drawn_mask if tile == last_draw else _wait_mask(hand, void)
                     stale |= 1 << seat
                     discards[seat].append(tile)
                     kong_before_discard, replacement_of = replacement_of, None
@@ -220,7 +225,9 @@ def _play_events(table: Table, events: Sequence[Any],
                     if claimers:
                         claimers = []
                     # asked once here: the draw or the claim that closes the window reads it
-                    waited = _waited_on(seat, tile, won, hands, voids, wait_cache)
+                    a, b, c = _OTHERS[seat]
+                    waited = bool((masks[a] | masks[b] | masks[c]) >> tile & 1) and _waited_on(
+                        seat, tile, hands, voids, masks)
                     continue
             elif kind == "draw" and wall is not None and left > 0 and front < back:
                 replacement = expect is REPLACEMENT
@@ -232,7 +239,7 @@ def _play_events(table: Table, events: Sequence[Any],
                         if not won[turn]:
                             break
                 elif expect is CLAIM:
-                    closed = _window_closes(table, last_discard, claimers, left, waited,
+                    closed = _window_closes(table, masks, last_discard, claimers, left, waited,
                                             kong_before_discard is not None,
                                             must_win_all and last_four)
                     turn, passes = closed if closed is not None else (None, None)
@@ -257,7 +264,7 @@ def _play_events(table: Table, events: Sequence[Any],
                     last_four = last_four or left <= 4
                     left -= 1
                     hands[seat][tile] += 1
-                    drawn_waits, wait_cache[seat] = wait_cache[seat], None
+                    drawn_mask, masks[seat] = masks[seat], -1
                     stale |= 1 << seat
                     draws[seat] += 1
                     passed[seat] = None
@@ -284,10 +291,10 @@ def _play_events(table: Table, events: Sequence[Any],
                 if (expect is CLAIM and last_discard == (target, tile) and seat != target
                         and not claimers and left > 0 and not won[seat] and hand[tile] >= need
                         and not (no_claim_void and tile // 9 == voids[seat])
-                        and not (_waited_on(target, tile, won, hands, voids, wait_cache)
+                        and not (_waited_on(target, tile, hands, voids, masks)
                                  if waited is None else waited)):
                     hand[tile] -= need
-                    wait_cache[seat] = None
+                    masks[seat] = -1
                     stale |= 1 << seat
                     river = discards[target]
                     if river and river[-1] == tile:
@@ -318,7 +325,7 @@ def _play_events(table: Table, events: Sequence[Any],
                                 score.fan > prior or left < 4))):
                         in_round = frozenset(s for s in range(4) if not won[s])
                         hands[seat][tile] += 1
-                        wait_cache[seat] = None
+                        masks[seat] = 0
                         stale |= 1 << seat
                         river = discards[target]
                         if river and river[-1] == tile:
@@ -356,7 +363,8 @@ def _play_events(table: Table, events: Sequence[Any],
                         won[seat] = True
                         table.win_order.append(seat)
                         table.claimed_or_won = True
-                        wait_cache[seat] = None
+                        masks[seat] = 0
+                        stale |= 1 << seat  # the table's wait cache of a winner goes too
                         if won.count(True) >= 3 or left == 0:
                             table.stage, regular = Stage.OVER, False
                         else:
@@ -368,7 +376,7 @@ def _play_events(table: Table, events: Sequence[Any],
                 if (expect is DISCARD and seat == current and left > 0 and not won[seat]
                         and hand[tile] >= 4 and (after_peng != seat or kong_after_peng)):
                     hand[tile] -= 4
-                    wait_cache[seat] = None
+                    masks[seat] = -1
                     stale |= 1 << seat
                     melds[seat].append(Meld(MeldKind.AN, tile))
                     replacement_of = _kong(table, index, KongKind.CONCEALED, seat, tile, None)
@@ -390,10 +398,11 @@ def _play_events(table: Table, events: Sequence[Any],
             for rest in events[index + 1:]:
                 _check_event(rest, checks)
             return False
-        voids, wait_cache = table.voids, table._waits  # the void declaration sets new lists
+        voids = table.voids  # the void declaration sets a new list
+        masks = [-1, -1, -1, -1]
         (regular, front, back, left, last_four, current, expect, last_discard, last_draw,
          replacement_of, kong_before_discard, claimers, after_peng) = _load(table)
-        waited = drawn_waits = None
+        waited, drawn_mask = None, -1
     _store(table, (regular, front, back, left, last_four, current, expect, last_discard,
                    last_draw, replacement_of, kong_before_discard, claimers, after_peng), stale)
     table.event_index = index
@@ -471,27 +480,30 @@ def _kong(table: Table, index: int, kind: KongKind, seat: int, tile: Tile,
     return kong
 
 
-def _waited_on(discarder: int, tile: Tile, won: list[bool], hands: list[list[int]],
-               voids: list[int | None], wait_cache: list[frozenset[Tile] | None]) -> bool:
-    """Some seat still in the round other than the discarder waits on ``tile``."""
-    # a wait is held, or two ranks from one held in its suit: a hand with none of those
-    # cannot take the tile, and its waits need not be worked out yet
-    near = _NEAR[tile]
+def _waited_on(discarder: int, tile: Tile, hands: list[list[int]],
+               voids: list[int | None], masks: list[int]) -> bool:
+    """Some seat other than the discarder waits on ``tile`` (a won seat's mask is 0),
+    working out the masks not known yet."""
     for seat in _OTHERS[discarder]:
-        if not won[seat]:
-            found = wait_cache[seat]
-            if found is None and not any(hands[seat][near]):
-                continue
-            if found is None:
-                found = wait_cache[seat] = frozenset(waits(hands[seat], voids[seat]))
-            if tile in found:
-                return True
+        mask = masks[seat]
+        if mask < 0:
+            mask = masks[seat] = _wait_mask(hands[seat], voids[seat])
+        if mask >> tile & 1:
+            return True
     return False
 
 
-def _window_closes(table: Table, last_discard: tuple[int, Tile] | None, claimers: list[int],
-                   left: int, waited: bool | None, kong_discard: bool, bound: bool,
-                   ) -> tuple[int, list[tuple[int, int]]] | None:
+def _wait_mask(hand: list[int], void: int | None) -> int:
+    """The waits of a hand as a 27-bit mask."""
+    mask = 0
+    for tile in waits(hand, void):
+        mask |= 1 << tile
+    return mask
+
+
+def _window_closes(table: Table, masks: list[int], last_discard: tuple[int, Tile] | None,
+                   claimers: list[int], left: int, waited: bool | None, kong_discard: bool,
+                   bound: bool) -> tuple[int, list[tuple[int, int]]] | None:
     """Who draws next when a discard's window closes (the discard unclaimed, or won by
     ``claimers``), and the wins let go on it as ``(seat, fan)`` — or None when the
     lenient walk decides: the round ends there, or a seat ``bound`` to win (the last four
@@ -502,19 +514,19 @@ def _window_closes(table: Table, last_discard: tuple[int, Tile] | None, claimers
     if last_discard is None or left == 0 or won.count(True) >= 3:
         return None
     discarder, tile = last_discard
-    hands, voids, wait_cache = table.hands, table.voids, table._waits
+    hands, voids = table.hands, table.voids
     if waited is None:
-        waited = _waited_on(discarder, tile, won, hands, voids, wait_cache)
+        waited = _waited_on(discarder, tile, hands, voids, masks)
     passes: list[tuple[int, int]] = []
     if waited:
         ctx = WinContext(kong_discard=kong_discard)  # last_tile: the wall is not empty
         for seat in _OTHERS[discarder]:
             if won[seat]:  # a claimer has won
                 continue
-            found = wait_cache[seat]
-            if found is None:
-                found = wait_cache[seat] = frozenset(waits(hands[seat], voids[seat]))
-            if tile in found:
+            mask = masks[seat]
+            if mask < 0:
+                mask = masks[seat] = _wait_mask(hands[seat], voids[seat])
+            if mask >> tile & 1:
                 score = table.win_score(seat, tile, ctx, in_hand=False)
                 if score.winning:
                     if bound:
@@ -529,9 +541,6 @@ def _window_closes(table: Table, last_discard: tuple[int, Tile] | None, claimers
 
 #: the other seats in turn order after each seat
 _OTHERS = tuple(tuple((seat + step) % 4 for step in (1, 2, 3)) for seat in range(4))
-#: each tile's neighbourhood in its suit: the ranks a hand must hold to wait on it
-_NEAR = tuple(slice(max(t - 2, t - t % 9), min(t + 3, t - t % 9 + 9)) for t in range(27))
-
 
 _State = tuple[Any, ...]
 
@@ -552,5 +561,6 @@ def _store(table: Table, state: _State, stale: int) -> None:
     while stale:
         if stale & 1:
             table.forget_keys(seat)
+            table._waits[seat] = None
         stale >>= 1
         seat += 1
