@@ -276,9 +276,8 @@ def _play_events(table: Table, events: Sequence[Any],
                         # (the lenient walk plays on from here, as it checks that)
                         earth = (heaven_earth and seat != table.dealer and draws[seat] == 1
                                  and not table.claimed_or_won)
-                        if table.win_score(seat, tile, WinContext(
-                                self_drawn=True, earth=earth, last_tile=left == 0,
-                                after_kong=replacement_of.kind if replacement_of else None),
+                        if table.win_score(seat, tile, _self_drawn_ctx(
+                                earth, left == 0, replacement_of.kind if replacement_of else None),
                                 in_hand=True).winning:
                             table.must_win, regular = seat, False
                     continue
@@ -316,9 +315,8 @@ def _play_events(table: Table, events: Sequence[Any],
                         and not claimers and not won[seat]):
                     # the first win on a discard: scored as the table scores it, and
                     # applied here only when the table would find nothing wrong with it
-                    score = table.win_score(seat, tile, WinContext(
-                        kong_discard=kong_before_discard is not None, last_tile=left == 0),
-                        in_hand=False)
+                    score = table.win_score(seat, tile, _DISCARD_CTX[
+                        kong_before_discard is not None, left == 0], in_hand=False)
                     prior = passed[seat]
                     if score.winning and (prior is None or passed_win == "off" or (
                             must_win_all and last_four) or (passed_win == "until_next_draw" and (
@@ -348,9 +346,8 @@ def _play_events(table: Table, events: Sequence[Any],
                     # a self-drawn win on the tile just drawn (天胡 is the table's)
                     earth = (heaven_earth and seat != table.dealer and draws[seat] == 1
                              and not table.claimed_or_won)
-                    score = table.win_score(seat, tile, WinContext(
-                        self_drawn=True, earth=earth, last_tile=left == 0,
-                        after_kong=replacement_of.kind if replacement_of else None),
+                    score = table.win_score(seat, tile, _self_drawn_ctx(
+                        earth, left == 0, replacement_of.kind if replacement_of else None),
                         in_hand=True)
                     if score.winning:
                         in_round = frozenset(s for s in range(4) if not won[s])
@@ -519,7 +516,7 @@ def _window_closes(table: Table, masks: list[int], last_discard: tuple[int, Tile
         waited = _waited_on(discarder, tile, hands, voids, masks)
     passes: list[tuple[int, int]] = []
     if waited:
-        ctx = WinContext(kong_discard=kong_discard)  # last_tile: the wall is not empty
+        ctx = _DISCARD_CTX[kong_discard, False]  # last_tile: the wall is not empty
         for seat in _OTHERS[discarder]:
             if won[seat]:  # a claimer has won
                 continue
@@ -537,6 +534,23 @@ def _window_closes(table: Table, masks: list[int], last_discard: tuple[int, Tile
         if not won[seat]:
             return seat, passes
     return None  # not reached: three seats have not won
+
+
+#: the contexts of a win on a discard, by (after the discarder's kong, on the last tile):
+#: immutable, and a handful, so made once (a frozen dataclass costs ~1 µs to make)
+_DISCARD_CTX = {(kong, last): WinContext(kong_discard=kong, last_tile=last)
+                for kong in (False, True) for last in (False, True)}
+_SELF_DRAWN_CTX: dict[tuple[bool, bool, str | None], WinContext] = {}
+
+
+def _self_drawn_ctx(earth: bool, last_tile: bool, after_kong: str | None) -> WinContext:
+    """The context of a self-drawn win (not 天胡: the table's), one object each."""
+    key = (earth, last_tile, after_kong)
+    ctx = _SELF_DRAWN_CTX.get(key)
+    if ctx is None:  # after_kong is a kong kind: the table stays small
+        ctx = _SELF_DRAWN_CTX[key] = WinContext(self_drawn=True, earth=earth,
+                                                last_tile=last_tile, after_kong=after_kong)
+    return ctx
 
 
 #: the other seats in turn order after each seat
