@@ -148,7 +148,7 @@ class Table:
         self.wall_front = 0
         self.wall_back = len(self.wall) if self.wall is not None else 0
         self.wall_left = LIVE_WALL
-        self.seen = ([sum(kind) for kind in zip(*self.hands, strict=True)] if hands
+        self.seen = (list(map(sum, zip(*self.hands, strict=True))) if hands
                      else [0] * NUM_KINDS)
         self.stage = Stage.EXCHANGE if rules.exchange != "off" else Stage.DINGQUE
         self.expect = DISCARD
@@ -518,7 +518,7 @@ class Table:
                                         f"not {LIVE_WALL}"))
             for t in self.wall:
                 totals[t] += 1
-        for kind, n in enumerate(totals):
+        for kind, n in enumerate(totals) if max(totals) > COPIES else ():
             if n > COPIES:
                 problems.append(Problem("fifth_copy", f"{TILES[kind]} appears {n} times in the "
                                         "deal" + (" and wall" if self.wall else "")))
