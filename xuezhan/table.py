@@ -535,6 +535,51 @@ class Table:
             problems.append(Problem("dice_missing", "the ruleset picks the exchange direction "
                                     "by the dice sum, but the round records no dice"))
         source = SOURCE_STEP[direction or "from_next"]
+        if problems or not self._exchange_plainly(ex, direction, source):
+            self._exchange_checked(ex, direction, source, problems)
+        # the tiles moved on the counts alone: each seat's keys are built again when asked
+        self._keys = [None] * 4
+        self._waits = [None] * 4
+        self.stage = Stage.DINGQUE
+
+    def _exchange_plainly(self, ex: Exchange, direction: str | None, source: int) -> bool:
+        """Apply an exchange with nothing wrong in it, the usual case, and say so (False:
+        nothing is applied, the checked way names what is wrong)."""
+        give, receive, hands = ex.give, ex.receive, self.hands
+        if len(give) != 4 or (receive is not None and len(receive) != 4):
+            return False
+        for seat in range(4):
+            group = give[seat]
+            if len(group) != 3:
+                return False
+            a, b, c = group
+            have = hands[seat]
+            if not a // 9 == b // 9 == c // 9:
+                return False
+            if a in (b, c) or b == c:  # a tile given twice: count it
+                if any(have[t] < group.count(t) for t in group):
+                    return False
+            elif not (have[a] and have[b] and have[c]):
+                return False
+        got = [give[(seat + source) % 4] for seat in range(4)]
+        if receive is not None:
+            if direction is None:
+                got = list(receive)  # no dice to check it by: the record stands
+            elif any(receive[s] != got[s] and sorted(receive[s]) != sorted(got[s])
+                     for s in range(4)):
+                return False
+        for seat in range(4):
+            have = hands[seat]
+            for t in give[seat]:
+                have[t] -= 1
+        for seat in range(4):
+            have = hands[seat]
+            for t in got[seat]:
+                have[t] += 1
+        return True
+
+    def _exchange_checked(self, ex: Exchange, direction: str | None, source: int,
+                          problems: list[Problem]) -> None:
         hands = self.hands
         for seat, give in enumerate(ex.give):
             if len({t // 9 for t in give}) > 1:
@@ -562,10 +607,6 @@ class Table:
             have = hands[seat]
             for t in got:
                 have[t] += 1
-        # the tiles moved on the counts alone: each seat's keys are built again when asked
-        self._keys = [None] * 4
-        self._waits = [None] * 4
-        self.stage = Stage.DINGQUE
 
     def _dingque(self, dq: DingQue, problems: list[Problem]) -> None:
         if self.stage is Stage.EXCHANGE:
