@@ -39,6 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import xuezhan.fastpath as fastpath_module
 import xuezhan.hand as hand_module
 import xuezhan.table as table_module
 from xuezhan.fastpath import replay_regular
@@ -119,6 +120,8 @@ def measure(docs: list[dict[str, Any]], repeat: int) -> dict[str, float]:
 def _check_targets() -> list[tuple[Any, str]]:
     """Where the table's win and ready checks live (the waits may be a SuitKeys method)."""
     targets: list[tuple[Any, str]] = [(table_module, "score_win"), (table_module, "ting_value")]
+    if hasattr(fastpath_module, "waits"):  # the lean loop's wait masks
+        targets.append((fastpath_module, "waits"))
     if hasattr(table_module, "waits"):
         targets.append((table_module, "waits"))
     elif hasattr(hand_module, "SuitKeys"):
@@ -146,7 +149,7 @@ def hand_checks(docs: list[dict[str, Any]], n_rounds: int) -> None:
 
     try:
         for owner, name, func in saved:
-            setattr(owner, name, timed(name, func))
+            setattr(owner, name, timed("lean waits" if owner is fastpath_module else name, func))
         for doc in docs:
             verify_document(doc)
     finally:

@@ -16,7 +16,8 @@ the one with the most fan is taken, as a player would claim it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import struct
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -206,28 +207,33 @@ def check_tile_count(counts: Sequence[int], melds: Sequence[Meld], *, winning: b
 def _score(counts: Sequence[int], melds: Sequence[Meld], win_tile: int, void: int | None,
            rules: Rules, ctx: WinContext, exclude_kong_fan: bool) -> Score:
     counts = list(counts)
-    # one pass over the 27 counts: every later question reads only the tiles held
-    held = [t for t in range(27) if counts[t]]
-    total = sum(counts)
+    try:
+        keys = _split(bytes(counts))
+    except (ValueError, struct.error):  # no count a hand can hold (27 of 0-255)
+        return _not_winning("not_a_winning_hand")
+    # what each suit holds, looked up by its key: the tiles, whether all in pairs,
+    # the fours, the ranks (a bit each)
+    facts = [_SUIT_FACTS.get(k) or _suit_facts(k) for k in keys]
+    total = facts[0][0] + facts[1][0] + facts[2][0]
     standard = readings(counts) if total == 14 - 3 * len(melds) else 0
-    seven = not melds and total == 14 and all(counts[t] % 2 == 0 for t in held)  # 七对
+    seven = (not melds and total == 14
+             and facts[0][1] and facts[1][1] and facts[2][1])  # 七对
     if not standard and not seven:
         return _not_winning("not_a_winning_hand")
-    if void is not None and (any(t // 9 == void for t in held)
-                             or any(m.tile // 9 == void for m in melds)):
+    if void is not None and (facts[void][0] or any(m.tile // 9 == void for m in melds)):
         return _not_winning("holds_void_suit")
 
     meld_features = PUNGS_ONLY | TERMINALS
-    suits = {t // 9 for t in held}
-    ranks = {t % 9 for t in held}
+    suits = {s for s in range(3) if facts[s][0]}
+    ranks = facts[0][3] | facts[1][3] | facts[2][3]
     for m in melds:
         if m.tile % 9 not in (0, 8):
             meld_features &= ~TERMINALS
         suits.add(m.tile // 9)
-        ranks.add(m.tile % 9)
+        ranks |= 1 << m.tile % 9
     hand = _Hand(counts, melds, win_tile, rules, ctx, qing=len(suits) == 1,
-                 all_258=ranks <= {1, 4, 7}, no_terminals=not ranks & {0, 8},
-                 fours=sum(1 for t in held if counts[t] >= 4))
+                 all_258=not ranks & ~_RANKS_258, no_terminals=not ranks & _TERMINAL_RANKS,
+                 fours=facts[0][2] + facts[1][2] + facts[2][2])
 
     best: tuple[tuple[int, int, int], Score] | None = None
     options = [f & meld_features for f in range(4) if standard >> f & 1]
@@ -242,6 +248,24 @@ def _score(counts: Sequence[int], melds: Sequence[Meld], win_tile: int, void: in
             best = (key, score)
     assert best is not None
     return best[1]
+
+
+#: one C call splits 27 counts (as bytes) into the three suits' 9-byte keys
+_split = struct.Struct("9s9s9s").unpack
+_RANKS_258 = 1 << 1 | 1 << 4 | 1 << 7
+_TERMINAL_RANKS = 1 << 0 | 1 << 8
+_SuitFacts = tuple[int, bool, int, int]
+#: 9-byte suit key -> (its tiles, all in pairs (a four is two), its fours, the mask of
+#: the ranks it holds), filled in as keys are met
+_SUIT_FACTS: dict[bytes, _SuitFacts] = {}
+
+
+def _suit_facts(key: bytes) -> _SuitFacts:
+    facts = (sum(key), all(n % 2 == 0 for n in key), sum(1 for n in key if n >= 4),
+             sum(1 << r for r, n in enumerate(key) if n))
+    if len(_SUIT_FACTS) < 100_000:  # real suits number a few thousand: a bound all the same
+        _SUIT_FACTS[key] = facts
+    return facts
 
 
 class _Hand:
@@ -260,6 +284,7 @@ class _Hand:
         self.no_terminals = no_terminals
         self.dragons = fours
         """Fours in the concealed hand: a dragon of seven pairs, or a 根."""
+        self.plan = _plan_of(rules)
 
     def score(self, features: int, exclude_kong_fan: bool) -> Score:
         """Score one reading: ``features`` of a sets-and-pair reading, or −1 for seven pairs."""
@@ -317,10 +342,16 @@ class _Hand:
 
     def _table_pattern(self, features: int) -> str:
         fans = self.rules.patterns
-        names = [p for p in self._fits(features) if fans[p] is not None]
-        if not names:
-            names = ["ping_hu"]  # every pattern switched off: a plain win worth 0
-        best = max(names, key=lambda p: (fans[p] or 0, -_RANK[p]))
+        # the hand pattern depends on the reading's shape alone: worked out once per
+        # ruleset and shape
+        shape = (features, self.qing, self.all_258, self.dragons > 0)
+        best = self.plan.table_best.get(shape)
+        if best is None:
+            names = [p for p in self._fits(features) if fans[p] is not None]
+            if not names:
+                names = ["ping_hu"]  # every pattern switched off: a plain win worth 0
+            best = self.plan.table_best[shape] = max(
+                names, key=lambda p: (fans[p] or 0, -_RANK[p]))
         for name in self._situational_patterns():
             # choice (docs/rules.md §4): 天胡/地胡 take the place of the hand pattern when higher
             if fans[name] is not None and (fans[name] or 0) > (fans[best] or 0):
@@ -344,7 +375,7 @@ class _Hand:
         return chosen or ["ping_hu"]
 
     def _add_ons(self, features: int, dragon: bool, exclude_kong_fan: bool) -> tuple[AddOn, ...]:
-        rules, ctx, melds = self.rules, self.ctx, self.melds
+        rules, melds = self.rules, self.melds
         extra = rules.add_ons
         out: list[AddOn] = []
         roots = self._roots()
@@ -352,7 +383,7 @@ class _Hand:
             # choice (docs/rules.md §4): the four that makes the dragon is not a 根 again
             roots -= 1
         if extra["gen"] is not None and roots > 0:
-            out.append(AddOn("gen", extra["gen"], roots))
+            out.append(_add_on("gen", extra["gen"], roots))
         if not exclude_kong_fan and any(m.kind is not MeldKind.PENG for m in melds):
             kongs = dict.fromkeys(("direct", "added", "concealed"), 0)  # in this order
             for m in melds:
@@ -360,28 +391,21 @@ class _Hand:
                     kongs[_KONG_KIND[m.kind]] += 1
             for kind, n in kongs.items():
                 if n and rules.kong_fan[kind]:
-                    out.append(AddOn(f"kong_{kind}", rules.kong_fan[kind], n))
-        self_drawn = ctx.self_drawn or ctx.after_kong is not None
+                    out.append(_add_on(f"kong_{kind}", rules.kong_fan[kind], n))
+        for name, fan in self.plan.flagged:  # the add-ons the ruleset counts, in order
+            if _FLAGS[name](self, features):
+                out.append(_add_on(name, fan, 1))
+        return tuple(out)
+
+    def _self_drawn(self) -> bool:
+        return self.ctx.self_drawn or self.ctx.after_kong is not None
+
+    def _zi_mo(self, features: int) -> bool:
+        rules, ctx = self.rules, self.ctx
         # 点杠花 under dian_gang_hua "discard" is a discard win (docs/rules.md §4): the
         # kong-tile discarder pays alone, so no 自摸加番 (as settlement adds no 自摸加底)
-        paid_as_self_draw = self_drawn and not (rules.dian_gang_hua == "discard"
-                                                and ctx.after_kong == "direct")
-        flags = {
-            "gang_shang_hua": ctx.situational and ctx.after_kong is not None,
-            "gang_shang_pao": ctx.situational and ctx.kong_discard,
-            "qiang_gang": ctx.situational and ctx.rob_kong,
-            "zi_mo": rules.self_draw_bonus == "plus_fan" and paid_as_self_draw,
-            "jin_gou_diao": self._jin_gou_diao(features),
-            "hai_di_lao_yue": ctx.situational and ctx.last_tile and self_drawn,
-            "hai_di_pao": ctx.situational and ctx.last_tile and not self_drawn,
-            # choice: an added kong (补杠) grew from a peng, so it is not 门清 either
-            "men_qing": all(m.kind is MeldKind.AN for m in melds),
-            "zhong_zhang": self.no_terminals,
-        }
-        for name, applies in flags.items():
-            if applies and extra[name] is not None:
-                out.append(AddOn(name, extra[name] or 0, 1))
-        return tuple(out)
+        return rules.self_draw_bonus == "plus_fan" and self._self_drawn() and not (
+            rules.dian_gang_hua == "discard" and ctx.after_kong == "direct")
 
     def _roots(self) -> int:
         """根 by ``rules.root``: fours in the concealed hand; ``no_kongs`` adds a pung with
@@ -403,6 +427,62 @@ class _Hand:
         if self.rules.jin_gou_diao == "melded_four":
             return len(self.melds) == 4
         return bool(features & PUNGS_ONLY)
+
+
+#: each flag add-on's test, in the order a score lists them
+_FLAGS: dict[str, Callable[[_Hand, int], bool]] = {
+    "gang_shang_hua": lambda h, f: h.ctx.situational and h.ctx.after_kong is not None,
+    "gang_shang_pao": lambda h, f: h.ctx.situational and h.ctx.kong_discard,
+    "qiang_gang": lambda h, f: h.ctx.situational and h.ctx.rob_kong,
+    "zi_mo": _Hand._zi_mo,
+    "jin_gou_diao": _Hand._jin_gou_diao,
+    "hai_di_lao_yue": lambda h, f: h.ctx.situational and h.ctx.last_tile and h._self_drawn(),
+    "hai_di_pao": lambda h, f: h.ctx.situational and h.ctx.last_tile and not h._self_drawn(),
+    # choice: an added kong (补杠) grew from a peng, so it is not 门清 either
+    "men_qing": lambda h, f: all(m.kind is MeldKind.AN for m in h.melds),
+    "zhong_zhang": lambda h, f: h.no_terminals,
+}
+
+
+class _Plan:
+    """What scoring reads of one ruleset, worked out once for it: the flag add-ons it
+    counts and their fan, and (filled in as met) the table system's hand pattern of each
+    reading shape. A :class:`Rules` is never changed once built."""
+
+    __slots__ = ("flagged", "rules", "table_best")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        extra = rules.add_ons
+        self.flagged = tuple((name, extra[name] or 0) for name in _FLAGS
+                             if extra[name] is not None)
+        self.table_best: dict[tuple[int, bool, bool, bool], str] = {}
+
+
+#: the plan of the ruleset scored last (a match scores every win under one ruleset)
+_last_plan: _Plan | None = None
+
+
+def _plan_of(rules: Rules) -> _Plan:
+    global _last_plan
+    plan = _last_plan
+    if plan is None or plan.rules is not rules:
+        plan = _last_plan = _Plan(rules)
+    return plan
+
+
+#: AddOn values are immutable and few: one object for each (name, fan, count) met
+_ADD_ONS: dict[tuple[str, int, int], AddOn] = {}
+
+
+def _add_on(name: str, fan: int, count: int) -> AddOn:
+    key = (name, fan, count)
+    found = _ADD_ONS.get(key)
+    if found is None:
+        found = AddOn(name, fan, count)
+        if len(_ADD_ONS) < 4096:  # a ruleset sets the fans: keep the table small
+            _ADD_ONS[key] = found
+    return found
 
 
 def ting_value(counts: Sequence[int], melds: Sequence[Meld], void: int | None, rules: Rules,

@@ -9,14 +9,17 @@ A round is mostly draws and discards that break no rule, then a few pengs, kongs
 wins. The replay keeps what those touch in local variables — the wall's two ends, whose
 turn it is, the open discard, the kong a replacement tile is for, the peng whose turn
 it is — and applies them straight from the event dicts: no action object, no problem
-list; a discard asks once whether anyone else waits on it (one cached wait look-up a
-seat), and the draw or claim that closes its window reads the answer; the suit keys
-are rebuilt only when the table needs them. A peng or kong applies here when nobody
+list. Each seat's waits are a 27-bit mask kept with its hand (worked out at its discard,
+put back when it lets go the tile it drew): a discard asks whether anyone else waits on
+it by one look-up, and the draw or claim that closes its window reads the answer; the
+suit keys are built only when the table needs them. A peng or kong applies here when nobody
 waits on the tile (otherwise the passes need scoring); a win on a discard applies here
 when it is the first on it, a self-drawn win when it is on the tile just drawn; both are
-scored as the table scores them. Every other event (a second win on one discard, an
-added kong and its window, a draw in the last four or after a discard someone waits on)
-goes to :meth:`Table.play`, the lenient walk, after the local state is written back;
+scored as the table scores them. The draw that closes a discard's window scores the
+wins let go on it (过手胡), as the table does; a draw in the last four tests the hand and,
+when it wins, binds the seat to win (the lenient walk plays on from there). Every other
+event (a second win on one discard, an added kong and its window) goes to
+:meth:`Table.play`, the lenient walk, after the local state is written back;
 exchanges and void declarations of the usual shape are read by hand and played there.
 The moment anything reports a problem the round is given up (``None``): the caller
 replays it from the start on the lenient walk, which is the specification and names
@@ -36,7 +39,7 @@ from typing import Any
 from xuezhan.actions import Action, DingQue, Exchange, action_from_json
 from xuezhan.errors import XuezhanError
 from xuezhan.fan import WinContext
-from xuezhan.hand import KongKind, Meld, MeldKind, SuitKeys, waits
+from xuezhan.hand import KongKind, Meld, MeldKind, is_winning, waits
 from xuezhan.rules import Rules
 from xuezhan.schema import integral_floats, lean_checks
 from xuezhan.settlement import KongEvent, WinEvent
@@ -177,24 +180,34 @@ def _play_events(table: Table, events: Sequence[Any],
     kong_after_peng, passed_win = rules.kong_after_peng, rules.passed_win
     must_win_all = rules.last_four == "must_win_all"
     heaven_earth = rules.heaven_earth
-    hands, won, voids, wait_cache = table.hands, table.won, table.voids, table._waits
+    hands, won, voids = table.hands, table.won, table.voids
+    # each seat's waits as a 27-bit mask, kept up to date as its hand moves: worked out at
+    # its discard (a hand of 13 is what others' discards meet), 0 once it has won, -1
+    # while not known (the deal, and after an event the table played)
+    masks = [-1, -1, -1, -1]
     draws, passed, discards, melds = table.draws, table.passed, table.discards, table.melds
     wall = table.wall
     stale = 0  # seats whose suit keys lag their counts
     index = -1
     state = _load(table)
     waited: bool | None = None  # someone else waits on the open discard (None: not known)
+    drawn_mask = -1  # the drawer's waits before its lean draw
     (regular, front, back, left, last_four, current, expect, last_discard, last_draw,
      replacement_of, kong_before_discard, claimers, after_peng) = state
     for index, event in enumerate(events):
-        name = event.get("tile") if type(event) is dict else None
-        tile = _NAMED.get(name) if type(name) is str else None
-        seat: int = event.get("actor") if tile is not None else -1
-        kind = event.get("type") if type(seat) is int and 0 <= seat <= 3 else None
-        if type(kind) is not str:
-            kind = None
-        elif len(event) != 3:
-            kind = _kind_of(event)
+        # subscripts, not .get: nearly every event has the three fields (a miss raises,
+        # which costs nothing until it happens)
+        try:
+            tile: Tile | None = _NAMED[event["tile"]]
+            seat: int = event["actor"]
+            kind = event["type"]
+        except (KeyError, TypeError):  # not a dict, or no tile event of the format's names
+            tile, seat, kind = None, -1, None
+        else:
+            if type(seat) is not int or not 0 <= seat <= 3 or type(kind) is not str:
+                kind = None
+            elif len(event) != 3:
+                kind = _kind_of(event)
         if regular and tile is not None and kind is not None:
             if kind == "discard":
                 hand = hands[seat]
@@ -203,7 +216,8 @@ def _play_events(table: Table, events: Sequence[Any],
                         and not (void_first and void is not None and tile // 9 != void
                                  and any(hand[void * 9:void * 9 + 9]))):
                     hand[tile] -= 1
-                    wait_cache[seat] = None
+                    # the tile just drawn, let go: the hand is the one before the draw
+                    masks[seat] = drawn_mask if tile == last_draw else _wait_mask(hand, void)
                     stale |= 1 << seat
                     discards[seat].append(tile)
                     kong_before_discard, replacement_of = replacement_of, None
@@ -211,14 +225,24 @@ def _play_events(table: Table, events: Sequence[Any],
                     if claimers:
                         claimers = []
                     # asked once here: the draw or the claim that closes the window reads it
-                    waited = _waited_on(seat, tile, won, hands, voids, wait_cache)
+                    a, b, c = _OTHERS[seat]
+                    waited = bool((masks[a] | masks[b] | masks[c]) >> tile & 1) and _waited_on(
+                        seat, tile, hands, voids, masks)
                     continue
-            elif kind == "draw" and wall is not None and left > 0 and front < back and not (
-                    last_four_rule and (last_four or left <= 4)):
+            elif kind == "draw" and wall is not None and left > 0 and front < back:
                 replacement = expect is REPLACEMENT
-                if expect is CLAIM:
-                    turn = _after_unclaimed(last_discard, claimers, won, left, hands, voids,
-                                            wait_cache, waited)
+                passes: list[tuple[int, int]] | None = None
+                if expect is CLAIM and waited is False and not claimers and last_discard:
+                    # nobody could take the discard: the next seat still in draws (with
+                    # three won the round is over, and the loop is not regular)
+                    for turn in _OTHERS[last_discard[0]]:
+                        if not won[turn]:
+                            break
+                elif expect is CLAIM:
+                    closed = _window_closes(table, masks, last_discard, claimers, left, waited,
+                                            kong_before_discard is not None,
+                                            must_win_all and last_four)
+                    turn, passes = closed if closed is not None else (None, None)
                 elif expect is DRAW or replacement:
                     turn = current
                 else:
@@ -227,6 +251,12 @@ def _play_events(table: Table, events: Sequence[Any],
                 if seat == turn and wall[position] == tile:
                     if expect is CLAIM:
                         last_discard = kong_before_discard = None
+                        if claimers:
+                            claimers = []
+                        if passes:
+                            for passer, fan in passes:  # 过手胡: the wins let go
+                                prior = passed[passer]
+                                passed[passer] = fan if prior is None else max(prior, fan)
                     if position == front:
                         front += 1
                     else:
@@ -234,13 +264,22 @@ def _play_events(table: Table, events: Sequence[Any],
                     last_four = last_four or left <= 4
                     left -= 1
                     hands[seat][tile] += 1
-                    wait_cache[seat] = None
+                    drawn_mask, masks[seat] = masks[seat], -1
                     stale |= 1 << seat
                     draws[seat] += 1
                     passed[seat] = None
                     current, expect, last_draw, after_peng = seat, DISCARD, tile, None
                     if not replacement:
                         replacement_of = None
+                    if last_four_rule and last_four and is_winning(hands[seat], voids[seat]):
+                        # a winning tile drawn in the last four binds the seat to win it
+                        # (the lenient walk plays on from here, as it checks that)
+                        earth = (heaven_earth and seat != table.dealer and draws[seat] == 1
+                                 and not table.claimed_or_won)
+                        if table.win_score(seat, tile, _self_drawn_ctx(
+                                earth, left == 0, replacement_of.kind if replacement_of else None),
+                                in_hand=True).winning:
+                            table.must_win, regular = seat, False
                     continue
             elif kind == "peng+target" or kind == "gang:ming+target":
                 # a claim: the table's checks in its order, and nobody (the claimer neither)
@@ -251,10 +290,10 @@ def _play_events(table: Table, events: Sequence[Any],
                 if (expect is CLAIM and last_discard == (target, tile) and seat != target
                         and not claimers and left > 0 and not won[seat] and hand[tile] >= need
                         and not (no_claim_void and tile // 9 == voids[seat])
-                        and not (_waited_on(target, tile, won, hands, voids, wait_cache)
+                        and not (_waited_on(target, tile, hands, voids, masks)
                                  if waited is None else waited)):
                     hand[tile] -= need
-                    wait_cache[seat] = None
+                    masks[seat] = -1
                     stale |= 1 << seat
                     river = discards[target]
                     if river and river[-1] == tile:
@@ -276,16 +315,15 @@ def _play_events(table: Table, events: Sequence[Any],
                         and not claimers and not won[seat]):
                     # the first win on a discard: scored as the table scores it, and
                     # applied here only when the table would find nothing wrong with it
-                    score = table.win_score(seat, tile, WinContext(
-                        kong_discard=kong_before_discard is not None, last_tile=left == 0),
-                        in_hand=False)
+                    score = table.win_score(seat, tile, _DISCARD_CTX[
+                        kong_before_discard is not None, left == 0], in_hand=False)
                     prior = passed[seat]
                     if score.winning and (prior is None or passed_win == "off" or (
                             must_win_all and last_four) or (passed_win == "until_next_draw" and (
                                 score.fan > prior or left < 4))):
                         in_round = frozenset(s for s in range(4) if not won[s])
                         hands[seat][tile] += 1
-                        wait_cache[seat] = None
+                        masks[seat] = 0
                         stale |= 1 << seat
                         river = discards[target]
                         if river and river[-1] == tile:
@@ -308,9 +346,8 @@ def _play_events(table: Table, events: Sequence[Any],
                     # a self-drawn win on the tile just drawn (天胡 is the table's)
                     earth = (heaven_earth and seat != table.dealer and draws[seat] == 1
                              and not table.claimed_or_won)
-                    score = table.win_score(seat, tile, WinContext(
-                        self_drawn=True, earth=earth, last_tile=left == 0,
-                        after_kong=replacement_of.kind if replacement_of else None),
+                    score = table.win_score(seat, tile, _self_drawn_ctx(
+                        earth, left == 0, replacement_of.kind if replacement_of else None),
                         in_hand=True)
                     if score.winning:
                         in_round = frozenset(s for s in range(4) if not won[s])
@@ -323,7 +360,8 @@ def _play_events(table: Table, events: Sequence[Any],
                         won[seat] = True
                         table.win_order.append(seat)
                         table.claimed_or_won = True
-                        wait_cache[seat] = None
+                        masks[seat] = 0
+                        stale |= 1 << seat  # the table's wait cache of a winner goes too
                         if won.count(True) >= 3 or left == 0:
                             table.stage, regular = Stage.OVER, False
                         else:
@@ -335,7 +373,7 @@ def _play_events(table: Table, events: Sequence[Any],
                 if (expect is DISCARD and seat == current and left > 0 and not won[seat]
                         and hand[tile] >= 4 and (after_peng != seat or kong_after_peng)):
                     hand[tile] -= 4
-                    wait_cache[seat] = None
+                    masks[seat] = -1
                     stale |= 1 << seat
                     melds[seat].append(Meld(MeldKind.AN, tile))
                     replacement_of = _kong(table, index, KongKind.CONCEALED, seat, tile, None)
@@ -357,10 +395,11 @@ def _play_events(table: Table, events: Sequence[Any],
             for rest in events[index + 1:]:
                 _check_event(rest, checks)
             return False
-        voids, wait_cache = table.voids, table._waits  # the void declaration sets new lists
+        voids = table.voids  # the void declaration sets a new list
+        masks = [-1, -1, -1, -1]
         (regular, front, back, left, last_four, current, expect, last_discard, last_draw,
          replacement_of, kong_before_discard, claimers, after_peng) = _load(table)
-        waited = None
+        waited, drawn_mask = None, -1
     _store(table, (regular, front, back, left, last_four, current, expect, last_discard,
                    last_draw, replacement_of, kong_before_discard, claimers, after_peng), stale)
     table.event_index = index
@@ -438,49 +477,84 @@ def _kong(table: Table, index: int, kind: KongKind, seat: int, tile: Tile,
     return kong
 
 
-def _waited_on(discarder: int, tile: Tile, won: list[bool], hands: list[list[int]],
-               voids: list[int | None], wait_cache: list[frozenset[Tile] | None]) -> bool:
-    """Some seat still in the round other than the discarder waits on ``tile``."""
-    # a wait is held, or two ranks from one held in its suit: a hand with none of those
-    # cannot take the tile, and its waits need not be worked out yet
-    near = _NEAR[tile]
+def _waited_on(discarder: int, tile: Tile, hands: list[list[int]],
+               voids: list[int | None], masks: list[int]) -> bool:
+    """Some seat other than the discarder waits on ``tile`` (a won seat's mask is 0),
+    working out the masks not known yet."""
     for seat in _OTHERS[discarder]:
-        if not won[seat]:
-            found = wait_cache[seat]
-            if found is None and not any(hands[seat][near]):
-                continue
-            if found is None:
-                found = wait_cache[seat] = frozenset(waits(hands[seat], voids[seat]))
-            if tile in found:
-                return True
+        mask = masks[seat]
+        if mask < 0:
+            mask = masks[seat] = _wait_mask(hands[seat], voids[seat])
+        if mask >> tile & 1:
+            return True
     return False
 
 
-def _after_unclaimed(last_discard: tuple[int, Tile] | None, claimers: list[int],
-                     won: list[bool], left: int, hands: list[list[int]],
-                     voids: list[int | None], wait_cache: list[frozenset[Tile] | None],
-                     waited: bool | None) -> int | None:
-    """Who draws next when a discard's window closes with nobody able to win it (None
-    when someone could, or the round ends there: the lenient walk decides those);
-    ``waited`` is what :func:`_waited_on` said at the discard, if it was asked."""
-    if last_discard is None or claimers or left == 0 or won.count(True) >= 3:
+def _wait_mask(hand: list[int], void: int | None) -> int:
+    """The waits of a hand as a 27-bit mask."""
+    mask = 0
+    for tile in waits(hand, void):
+        mask |= 1 << tile
+    return mask
+
+
+def _window_closes(table: Table, masks: list[int], last_discard: tuple[int, Tile] | None,
+                   claimers: list[int], left: int, waited: bool | None, kong_discard: bool,
+                   bound: bool) -> tuple[int, list[tuple[int, int]]] | None:
+    """Who draws next when a discard's window closes (the discard unclaimed, or won by
+    ``claimers``), and the wins let go on it as ``(seat, fan)`` — or None when the
+    lenient walk decides: the round ends there, or a seat ``bound`` to win (the last four
+    under must_win_all) lets one go. ``waited`` is what :func:`_waited_on` said at the
+    discard, if it was asked. The table's own order: the passes are scored as it scores
+    them, then play goes to the seat after the furthest winner."""
+    won = table.won
+    if last_discard is None or left == 0 or won.count(True) >= 3:
         return None
     discarder, tile = last_discard
+    hands, voids = table.hands, table.voids
     if waited is None:
-        waited = _waited_on(discarder, tile, won, hands, voids, wait_cache)
+        waited = _waited_on(discarder, tile, hands, voids, masks)
+    passes: list[tuple[int, int]] = []
     if waited:
-        return None
-    for seat in _OTHERS[discarder]:
+        ctx = _DISCARD_CTX[kong_discard, False]  # last_tile: the wall is not empty
+        for seat in _OTHERS[discarder]:
+            if won[seat]:  # a claimer has won
+                continue
+            mask = masks[seat]
+            if mask < 0:
+                mask = masks[seat] = _wait_mask(hands[seat], voids[seat])
+            if mask >> tile & 1:
+                score = table.win_score(seat, tile, ctx, in_hand=False)
+                if score.winning:
+                    if bound:
+                        return None
+                    passes.append((seat, score.fan))
+    origin = max(claimers, key=lambda s: (s - discarder) % 4) if claimers else discarder
+    for seat in _OTHERS[origin]:
         if not won[seat]:
-            return seat
+            return seat, passes
     return None  # not reached: three seats have not won
+
+
+#: the contexts of a win on a discard, by (after the discarder's kong, on the last tile):
+#: immutable, and a handful, so made once (a frozen dataclass costs ~1 µs to make)
+_DISCARD_CTX = {(kong, last): WinContext(kong_discard=kong, last_tile=last)
+                for kong in (False, True) for last in (False, True)}
+_SELF_DRAWN_CTX: dict[tuple[bool, bool, str | None], WinContext] = {}
+
+
+def _self_drawn_ctx(earth: bool, last_tile: bool, after_kong: str | None) -> WinContext:
+    """The context of a self-drawn win (not 天胡: the table's), one object each."""
+    key = (earth, last_tile, after_kong)
+    ctx = _SELF_DRAWN_CTX.get(key)
+    if ctx is None:  # after_kong is a kong kind: the table stays small
+        ctx = _SELF_DRAWN_CTX[key] = WinContext(self_drawn=True, earth=earth,
+                                                last_tile=last_tile, after_kong=after_kong)
+    return ctx
 
 
 #: the other seats in turn order after each seat
 _OTHERS = tuple(tuple((seat + step) % 4 for step in (1, 2, 3)) for seat in range(4))
-#: each tile's neighbourhood in its suit: the ranks a hand must hold to wait on it
-_NEAR = tuple(slice(max(t - 2, t - t % 9), min(t + 3, t - t % 9 + 9)) for t in range(27))
-
 
 _State = tuple[Any, ...]
 
@@ -500,6 +574,7 @@ def _store(table: Table, state: _State, stale: int) -> None:
     seat = 0
     while stale:
         if stale & 1:
-            table.keys[seat] = SuitKeys(table.hands[seat])
+            table.forget_keys(seat)
+            table._waits[seat] = None
         stale >>= 1
         seat += 1

@@ -386,15 +386,21 @@ _MONEY_FACTS: dict[str, tuple[frozenset[str], bool]] = {
 }
 
 
+#: the money facts each payment reason counts in: (fact, summed for the payer?)
+_FACTS_OF_REASON: dict[str, tuple[tuple[str, bool], ...]] = {
+    reason: tuple((name, payer) for name, (reasons, payer) in _MONEY_FACTS.items()
+                  if reason in reasons)
+    for reasons, _ in _MONEY_FACTS.values() for reason in reasons}
+
+
 def _seat_facts(table: Table, record: RoundRecord, settlement: Settlement) -> list[
         SeatFacts]:
     wins = {e.seat: e for e in record.events if isinstance(e, WinEvent)}
     checks = {c.seat: c for c in record.checks}
     money = {name: [0, 0, 0, 0] for name in _MONEY_FACTS}
     for p in settlement.payments:  # one pass: a round has tens of payments, four seats
-        for name, (reasons, payer) in _MONEY_FACTS.items():
-            if p.reason in reasons:
-                money[name][p.payer if payer else p.payee] += p.amount
+        for name, payer in _FACTS_OF_REASON.get(p.reason, ()):
+            money[name][p.payer if payer else p.payee] += p.amount
     facts: list[SeatFacts] = []
     for seat in range(4):
         win = wins.get(seat)

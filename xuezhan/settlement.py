@@ -275,9 +275,16 @@ class _Run:
             # built once for the win: the payers' params share the score parts (read-only)
             shared = {**self._win_params(w, -1), "self_draw_bonus": bonus,
                       "after_kong": _kong_ref(w.after_kong) if w.after_kong else None}
+            amount = w.points * self.base + bonus
+            if amount <= 0:
+                return
+            shared["amount"] = amount
+            how = _how(shared)  # the breakdown is the same sentence part for every payer
             for payer in sorted(w.in_round - {w.seat}):
-                self.pay(payer, w.seat, w.points * self.base + bonus, "win_self_drawn",
-                         {**shared, "payer": payer}, w.index)
+                params = {**shared, "payer": payer}
+                self.payments.append(Payment(payer, w.seat, amount, "win_self_drawn",
+                                             _self_drawn_sentence(params, _seat, how),
+                                             w.index, params))
             return
         if gang_hua_payer is not None:
             # 点杠花 (dian_gang_hua = discard, the online rules): a discard win, so no 自摸加底.
@@ -513,12 +520,13 @@ def _how(p: Mapping[str, Any]) -> str:
     return f"{text} → {points} × base {base} = {points * base}"
 
 
-def _self_drawn_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
+def _self_drawn_sentence(p: Mapping[str, Any], seat: _Seat, how: str | None = None) -> str:
+    """``how``: :func:`_how` of ``p``, when worked out already (once for all payers)."""
     bonus = p["self_draw_bonus"]
     extra = f" + 1 base (自摸加底) = {p['points'] * p['base'] + bonus}" if bonus else ""
     replacement = " on a kong replacement (杠上花)" if p["after_kong"] else ""
     return (f"{seat(p['winner'])} self-draws {p['tile']}{replacement}; {seat(p['payer'])}, "
-            f"still in the round, pays: {_how(p)}{extra}.")
+            f"still in the round, pays: {how if how is not None else _how(p)}{extra}.")
 
 
 def _discard_sentence(p: Mapping[str, Any], seat: _Seat) -> str:

@@ -12,7 +12,7 @@ The table only records what happened; ``outcome()`` turns that into the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -136,8 +136,9 @@ class Table:
         self.base = base
         self.dice = tuple(dice) if dice else None
         self.hands = [counts_of(h) for h in hands]
-        #: each seat's suit keys, moved with the counts: the waits are look-ups by them
-        self.keys = [SuitKeys(h) for h in self.hands]
+        #: each seat's suit keys (:attr:`keys`), None until asked for since the counts
+        #: last moved without them (the lean replay moves the counts alone)
+        self._keys: list[SuitKeys | None] = [None] * 4
         self.melds: list[list[Meld]] = [[], [], [], []]
         self.discards: list[list[Tile]] = [[], [], [], []]
         self.voids: list[int | None] = [None] * 4
@@ -147,7 +148,7 @@ class Table:
         self.wall_front = 0
         self.wall_back = len(self.wall) if self.wall is not None else 0
         self.wall_left = LIVE_WALL
-        self.seen = ([sum(kind) for kind in zip(*self.hands, strict=True)] if hands
+        self.seen = (list(map(sum, zip(*self.hands, strict=True))) if hands
                      else [0] * NUM_KINDS)
         self.stage = Stage.EXCHANGE if rules.exchange != "off" else Stage.DINGQUE
         self.expect = DISCARD
@@ -171,14 +172,24 @@ class Table:
         self._claim_group = -1
         self._claim_round: frozenset[int] = frozenset()
         self._waits: list[frozenset[Tile] | None] = [None] * 4
-        self._handlers = self._bind_handlers()
         self.deal_problems = self._check_deal(hands)
 
-    def _bind_handlers(self) -> dict[type, Any]:
-        return {Draw: self._draw, Discard: self._discard, Peng: self._peng, Gang: self._gang,
-                Hu: self._hu}
-
     # -- public API ------------------------------------------------------------------
+
+    @property
+    def keys(self) -> list[SuitKeys]:
+        """Each seat's suit keys, moved with the counts: the win test and the waits are
+        look-ups by them. Built when first asked for."""
+        keys = self._keys
+        if None in keys:
+            for seat, k in enumerate(keys):
+                if k is None:
+                    keys[seat] = SuitKeys(self.hands[seat])
+        return keys  # type: ignore[return-value]  # no None left
+
+    def forget_keys(self, seat: int) -> None:
+        """The seat's counts moved without its keys: they are built again when asked for."""
+        self._keys[seat] = None
 
     @property
     def over(self) -> bool:
@@ -192,7 +203,7 @@ class Table:
         stage = self.stage
         if stage is Stage.OVER:
             return [Problem("event_after_end", "the round had already ended", action.actor)]
-        handler = self._handlers.get(type(action))
+        handler = _HANDLERS.get(type(action))
         if handler is None:
             if isinstance(action, Exchange):
                 self._exchange(action, problems)
@@ -214,7 +225,7 @@ class Table:
         else:
             if self.must_win is not None:
                 self._check_must_win(action, problems)
-            handler(action, problems)
+            handler(self, action, problems)
         return problems
 
     def push(self, action: Action | Pass) -> None:
@@ -300,7 +311,7 @@ class Table:
         new = Table.__new__(Table)
         new.__dict__.update(self.__dict__)
         new.hands = [list(h) for h in self.hands]
-        new.keys = [k.copy() for k in self.keys]
+        new._keys = [None if k is None else k.copy() for k in self._keys]
         new.melds = [list(m) for m in self.melds]
         new.discards = [list(d) for d in self.discards]
         new.voids = list(self.voids)
@@ -314,7 +325,6 @@ class Table:
         new.scores = dict(self.scores)
         new.deal_problems = list(self.deal_problems)
         new._waits = list(self._waits)
-        new._handlers = new._bind_handlers()
         return new
 
     # -- decisions -------------------------------------------------------------------
@@ -508,7 +518,7 @@ class Table:
                                         f"not {LIVE_WALL}"))
             for t in self.wall:
                 totals[t] += 1
-        for kind, n in enumerate(totals):
+        for kind, n in enumerate(totals) if max(totals) > COPIES else ():
             if n > COPIES:
                 problems.append(Problem("fifth_copy", f"{TILES[kind]} appears {n} times in the "
                                         "deal" + (" and wall" if self.wall else "")))
@@ -525,6 +535,51 @@ class Table:
             problems.append(Problem("dice_missing", "the ruleset picks the exchange direction "
                                     "by the dice sum, but the round records no dice"))
         source = SOURCE_STEP[direction or "from_next"]
+        if problems or not self._exchange_plainly(ex, direction, source):
+            self._exchange_checked(ex, direction, source, problems)
+        # the tiles moved on the counts alone: each seat's keys are built again when asked
+        self._keys = [None] * 4
+        self._waits = [None] * 4
+        self.stage = Stage.DINGQUE
+
+    def _exchange_plainly(self, ex: Exchange, direction: str | None, source: int) -> bool:
+        """Apply an exchange with nothing wrong in it, the usual case, and say so (False:
+        nothing is applied, the checked way names what is wrong)."""
+        give, receive, hands = ex.give, ex.receive, self.hands
+        if len(give) != 4 or (receive is not None and len(receive) != 4):
+            return False
+        for seat in range(4):
+            group = give[seat]
+            if len(group) != 3:
+                return False
+            a, b, c = group
+            have = hands[seat]
+            if not a // 9 == b // 9 == c // 9:
+                return False
+            if a in (b, c) or b == c:  # a tile given twice: count it
+                if any(have[t] < group.count(t) for t in group):
+                    return False
+            elif not (have[a] and have[b] and have[c]):
+                return False
+        got = [give[(seat + source) % 4] for seat in range(4)]
+        if receive is not None:
+            if direction is None:
+                got = list(receive)  # no dice to check it by: the record stands
+            elif any(receive[s] != got[s] and sorted(receive[s]) != sorted(got[s])
+                     for s in range(4)):
+                return False
+        for seat in range(4):
+            have = hands[seat]
+            for t in give[seat]:
+                have[t] -= 1
+        for seat in range(4):
+            have = hands[seat]
+            for t in got[seat]:
+                have[t] += 1
+        return True
+
+    def _exchange_checked(self, ex: Exchange, direction: str | None, source: int,
+                          problems: list[Problem]) -> None:
         hands = self.hands
         for seat, give in enumerate(ex.give):
             if len({t // 9 for t in give}) > 1:
@@ -552,10 +607,6 @@ class Table:
             have = hands[seat]
             for t in got:
                 have[t] += 1
-        # the tiles moved on the counts alone: each seat's keys are rebuilt once
-        self.keys = [SuitKeys(h) for h in hands]
-        self._waits = [None] * 4
-        self.stage = Stage.DINGQUE
 
     def _dingque(self, dq: DingQue, problems: list[Problem]) -> None:
         if self.stage is Stage.EXCHANGE:
@@ -965,13 +1016,17 @@ class Table:
 
     def _give(self, seat: int, tile: int) -> None:
         self.hands[seat][tile] += 1
-        self.keys[seat].add(tile)
+        keys = self._keys[seat]
+        if keys is not None:
+            keys.add(tile)
         self._waits[seat] = None
 
     def _take(self, seat: int, tile: int, n: int = 1) -> None:
         if n:
             self.hands[seat][tile] -= n
-            self.keys[seat].remove(tile, n)
+            keys = self._keys[seat]
+            if keys is not None:
+                keys.remove(tile, n)
             self._waits[seat] = None
 
     def _see(self, tile: Tile, seat: int, problems: list[Problem]) -> None:
@@ -1021,3 +1076,10 @@ def _fmt(tiles: Sequence[int]) -> str:
 
 def _meld_text(melds: Sequence[Meld]) -> str:
     return "".join(f" + {m.kind.value} {m.tile}" for m in melds)
+
+
+#: the handler of each play action, as plain functions: a table holding bound methods of
+#: itself would be a reference cycle, freed only by the garbage collector
+_HANDLERS: dict[type, Callable[[Table, Any, list[Problem]], None]] = {
+    Draw: Table._draw, Discard: Table._discard, Peng: Table._peng, Gang: Table._gang,
+    Hu: Table._hu}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import gc
 import json
 from pathlib import Path
 from typing import Any
@@ -109,6 +110,23 @@ def test_a_bad_ruleset_is_one_violation_naming_the_option() -> None:
 def test_replaying_twice_gives_the_same_report() -> None:
     doc = simple(["dq smmm", "0-5s", "1+4p", "1-5m", "0hu1 5m"])
     assert verify_document(doc).to_dict() == verify_document(copy.deepcopy(doc)).to_dict()
+
+
+@pytest.mark.parametrize("fastpath", [True, False])
+def test_verifying_leaves_no_reference_cycle_for_the_collector(fastpath: bool) -> None:
+    # a cycle (a table holding its own bound methods, say) keeps every table, hand and
+    # score of a match alive until a collection, which then walks them all
+    docs = [json.loads(path.read_text()) for path in sorted(DATA.glob("*.json"))]
+    for doc in docs:  # the first use builds the validators and the win tables
+        verify_document(doc, fastpath=fastpath)
+    gc.collect()
+    gc.disable()
+    try:
+        for doc in docs:
+            verify_document(doc, fastpath=fastpath).to_dict()
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
 
 
 def test_report_keys_are_the_contract() -> None:

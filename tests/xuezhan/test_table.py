@@ -336,3 +336,48 @@ def test_min_fan_the_last_four_duty_binds_only_a_win_that_reaches_it(
     run(t, *KONG_READY_EVENTS, "1+9m", "1-9m", "2+9m", "2-9m", "3+9m", "3-9m")
     t.wall_left = 4
     assert run(t, "0+1p", "0-1p") == codes
+
+
+def _exchanges() -> list[tuple[dict[str, Any], dict[str, Any], Rules]]:
+    """The exchange of simulated rounds, as recorded and changed in each way it can be
+    wrong: a tile given that is not held, mixed suits, a tile given twice, a receive that
+    does not follow the die, another die, no receive."""
+    from xuezhan.sim.simulate import simulate_match
+
+    out = []
+    for preset in ("chengdu", "online", {"exchange": "dice"}):
+        doc = simulate_match(3, 3, preset)
+        rules = Rules.from_json(doc.get("ruleset", "chengdu"))
+        for rdoc in doc["rounds"]:
+            ex = rdoc["events"][0]
+            give, receive = ex["give"], ex.get("receive")
+            changed = [ex, {**ex, "die": ex["die"] % 6 + 1}, {k: v for k, v in ex.items()
+                                                              if k != "receive"}]
+            for seat in range(4):
+                other = give[(seat + 1) % 4]
+                changed.append({**ex, "give": [other if s == seat else g
+                                               for s, g in enumerate(give)]})
+                changed.append({**ex, "give": [[g[0], g[0], g[2]] if s == seat else g
+                                               for s, g in enumerate(give)]})
+                changed.append({**ex, "give": [[g[0], g[1], other[2]] if s == seat else g
+                                               for s, g in enumerate(give)]})
+                if receive is not None:
+                    changed.append({**ex, "receive": [receive[(s + 1) % 4] if s == seat else r
+                                                      for s, r in enumerate(receive)]})
+            out += [(rdoc, e, rules) for e in changed]
+    return out
+
+
+def test_the_usual_exchange_moves_the_tiles_as_the_checked_way_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def after(rdoc: dict[str, Any], ex: dict[str, Any], rules: Rules) -> Any:
+        t = Table(rules, rdoc["dealer"], [parse_tiles(h) for h in rdoc["hands"]],
+                  wall=parse_tiles(rdoc["wall"]), dice=rdoc.get("dice"))
+        problems = t.play(action_from_json(ex))
+        return [p.code for p in problems], t.hands, t.stage
+
+    cases = _exchanges()
+    plain = [after(*case) for case in cases]
+    monkeypatch.setattr(Table, "_exchange_plainly", lambda *args: False)
+    assert plain == [after(*case) for case in cases]
+    assert any(not codes for codes, _, _ in plain) and any(codes for codes, _, _ in plain)
