@@ -8,6 +8,7 @@ call it with ids; it never enqueues anything itself: a stored verdict is announc
 from __future__ import annotations
 
 import json
+import operator
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -110,7 +111,11 @@ def _store_outcome(match: Match, outcome: _Outcome) -> set[tuple[int, date]]:
         match.status = Match.Status.VERIFIED if outcome.report["legal"] else Match.Status.ILLEGAL
     match.last_error = error
     match.status_changed_at = timezone.now()
-    match.save(update_fields=["status", "last_error", "status_changed_at"])
+    # an UPDATE, not save(): the verdict is the pipeline's bookkeeping, as the claim is
+    # (analysis.leases), not a change someone made; the match's history keeps those
+    Match.objects.filter(pk=match.pk).update(
+        status=match.status, last_error=error, status_changed_at=match.status_changed_at
+    )
     return keys
 
 
@@ -305,7 +310,8 @@ def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
     unknown = set(rows[0]) - set(names)
     if unknown:  # what model(**row) would refuse
         raise TypeError(f"{model.__name__} has no field {sorted(unknown)[0]!r}")
-    columns = list(zip(names, [f.get_default() for f in fields], strict=True))
+    defaults = {name: f.get_default() for name, f in zip(names, fields, strict=True)}
+    ordered = operator.itemgetter(*names)  # a row's values in the columns' order, in C
     json_fields = [i for i, f in enumerate(fields) if isinstance(f, models.JSONField)]
     quote = connection.ops.quote_name
     sql = (f"COPY {quote(model._meta.db_table)} "
@@ -316,7 +322,7 @@ def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
         cursor.cursor.copy(sql) as copy,
     ):
         for row in rows:
-            values = [row.get(name, default) for name, default in columns]
+            values = list(ordered({**defaults, **row}))
             for i in json_fields:
                 if values[i] is not None:
                     values[i] = json.dumps(values[i])
