@@ -243,13 +243,19 @@ def _add_statement(time_zone: str) -> tuple[str, tuple[int, ...], tuple[Any, ...
         .query.sql_with_params()
     )  # fmt: skip
     key = "r.player_id, r.day, r.ruleset_name, r.legal"
+    # the money between two seats of a round, from the match's payment lines read once
+    # (by round: per pair, the planner may pick the players' indexes, O(their history))
+    pay = (
+        f"SELECT p.round_id, p.payer_player_id, p.payee_player_id, p.amount"
+        f" FROM {table(Payment)} AS p WHERE p.round_id IN (SELECT r.round_id FROM r)"
+    )
     parts.append((
         f"INSERT INTO {table(PairDay)} (club_id, player_id, day, ruleset_name, legal, other_id,"
         f" rounds, net) SELECT r.club_id, {key}, s.player_id, count(*),"
         f" COALESCE(sum(m.amount), 0) FROM r JOIN {table(Seat)} AS s"
         f" ON s.match_id = r.match_id AND s.player_id <> r.player_id"
         f" LEFT JOIN LATERAL (SELECT sum(CASE WHEN p.payee_player_id = r.player_id"
-        f" THEN p.amount ELSE -p.amount END) AS amount FROM {table(Payment)} AS p"
+        f" THEN p.amount ELSE -p.amount END) AS amount FROM pay AS p"
         f" WHERE p.round_id = r.round_id AND ((p.payee_player_id = r.player_id"
         f" AND p.payer_player_id = s.player_id) OR (p.payer_player_id = r.player_id"
         f" AND p.payee_player_id = s.player_id))) AS m ON true"
@@ -279,7 +285,7 @@ def _add_statement(time_zone: str) -> tuple[str, tuple[int, ...], tuple[Any, ...
         (),
     ))
     *writes, last = parts
-    sql = f"WITH r AS ({source}), " + ", ".join(
+    sql = f"WITH r AS MATERIALIZED ({source}), pay AS MATERIALIZED ({pay}), " + ", ".join(
         f"w{i} AS ({part})" for i, (part, _) in enumerate(writes)
     ) + f" {last[0]}"
     params = (*source_params, *(p for _, ps in writes for p in ps), *last[1])
