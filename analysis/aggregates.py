@@ -1,18 +1,20 @@
 """Materialised statistics: per-player-per-day sums kept in step with the facts
 (docs/statistics.md, "Scale").
 
-``refresh_match`` keeps every derived row a match touches — ``PlayerDay``,
-``PlayerDayPattern``, ``PairDay`` and ``PlayerMatch`` — in step, in the caller's
-transaction. A first verification (the match has no ``PlayerMatch`` rows, so nothing of it
-is counted yet) adds the match's own sums to its keys' rows; any other change (a forced
-verification, a cleared or deleted match, a moved day) deletes the (player, day) keys of
-its seats, before and after, and inserts them again from the seat rows. The sums are the
-very aggregates the statistics define (``analysis.stats.AGGREGATES``) grouped by day, so a
-day row and the raw rows it replaces can never disagree. ``rebuild_club`` does the same
-for a whole club at once.
+Every derived row a match touches — ``PlayerDay``, ``PlayerDayPattern``, ``PairDay`` and
+``PlayerMatch`` — is kept in step in the caller's transaction, three ways:
 
-It also copies the decision review's per-round summaries (``Verification.review``) onto the
-seat rows first, since the review may be stored after the verification.
+- ``add_match``: a first verification (nothing of the match is counted yet) adds the
+  match's own sums to its keys' rows, in one statement on PostgreSQL;
+- ``add_review``: a review stored later adds the difference of its review sums;
+- ``refresh_match``: any other change (a forced verification, a cleared or deleted
+  match, a moved day) deletes the (player, day) keys of its seats, before and after, and
+  inserts them again from the seat rows; it also copies the decision review's per-round
+  summaries (``Verification.review``) onto the seat rows first. ``rebuild_club`` does the
+  same for a whole club at once.
+
+The sums are the very aggregates the statistics define (``analysis.stats.AGGREGATES``)
+grouped by day, so a day row and the raw rows it replaces can never disagree.
 """
 
 from __future__ import annotations
