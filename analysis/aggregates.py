@@ -475,7 +475,7 @@ def add_review(match_id: int, review: dict[str, Any] | None) -> None:
     if not changed:
         return
     _lock(keys)
-    SeatResult.objects.bulk_update(changed, _REVIEW_FIELDS)
+    _set_review_facts(changed)
     # a delta of the review sums alone, added to the rows there (the other sums add 0)
     _upsert_add(
         PlayerDay,
@@ -484,6 +484,25 @@ def add_review(match_id: int, review: dict[str, Any] | None) -> None:
             for key, sums in added.items()
         ],
     )
+
+
+def _set_review_facts(rows: list[SeatResult]) -> None:
+    """Write the review columns of these seat rows: one ``UPDATE … FROM (VALUES …)`` on
+    PostgreSQL (``bulk_update``'s ``CASE`` per column costs more than the rest of the
+    review task: benchmarks/profile_verify.py), ``bulk_update`` elsewhere."""
+    if connection.vendor != "postgresql":
+        SeatResult.objects.bulk_update(rows, _REVIEW_FIELDS)
+        return
+    q = connection.ops.quote_name
+    table = q(SeatResult._meta.db_table)
+    values = ", ".join(["(%s::bigint, %s::int, %s::int, %s::int)"] * len(rows))
+    sets = ", ".join(f"{q(name)} = v.{q(name)}" for name in _REVIEW_FIELDS)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} AS t SET {sets} FROM (VALUES {values}) AS v"
+            f" (id, {', '.join(q(name) for name in _REVIEW_FIELDS)}) WHERE t.id = v.id",
+            [x for row in rows for x in (row.pk, *(getattr(row, n) for n in _REVIEW_FIELDS))],
+        )
 
 
 def _review_facts(per_round: list[Any], index: int, seat: int) -> dict[str, int]:
