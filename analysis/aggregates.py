@@ -1,22 +1,25 @@
 """Materialised statistics: per-player-per-day sums kept in step with the facts
 (docs/statistics.md, "Scale").
 
-``refresh_match`` keeps every derived row a match touches — ``PlayerDay``,
-``PlayerDayPattern``, ``PairDay`` and ``PlayerMatch`` — in step, in the caller's
-transaction. A first verification (the match has no ``PlayerMatch`` rows, so nothing of it
-is counted yet) adds the match's own sums to its keys' rows; any other change (a forced
-verification, a cleared or deleted match, a moved day) deletes the (player, day) keys of
-its seats, before and after, and inserts them again from the seat rows. The sums are the
-very aggregates the statistics define (``analysis.stats.AGGREGATES``) grouped by day, so a
-day row and the raw rows it replaces can never disagree. ``rebuild_club`` does the same
-for a whole club at once.
+Every derived row a match touches — ``PlayerDay``, ``PlayerDayPattern``, ``PairDay`` and
+``PlayerMatch`` — is kept in step in the caller's transaction, three ways:
 
-It also copies the decision review's per-round summaries (``Verification.review``) onto the
-seat rows first, since the review may be stored after the verification.
+- ``add_match``: a first verification (nothing of the match is counted yet) adds the
+  match's own sums to its keys' rows, in one statement on PostgreSQL;
+- ``add_review``: a review stored later adds the difference of its review sums;
+- ``refresh_match``: any other change (a forced verification, a cleared or deleted
+  match, a moved day) deletes the (player, day) keys of its seats, before and after, and
+  inserts them again from the seat rows; it also copies the decision review's per-round
+  summaries (``Verification.review``) onto the seat rows first. ``rebuild_club`` does the
+  same for a whole club at once.
+
+The sums are the very aggregates the statistics define (``analysis.stats.AGGREGATES``)
+grouped by day, so a day row and the raw rows it replaces can never disagree.
 """
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from datetime import date, datetime, time, timedelta
@@ -30,6 +33,7 @@ from django.utils import timezone
 from analysis import stats
 from analysis.models import (
     PairDay,
+    Payment,
     PlayerDay,
     PlayerDayPattern,
     PlayerMatch,
@@ -77,6 +81,28 @@ def refresh_match(match_id: int) -> None:
     rebuild_keys(match["club_id"], keys)
 
 
+def add_match(match_id: int, keys: set[tuple[int, date]]) -> None:
+    """Count a match verified for the first time: add its complete seat rows' sums to the
+    day rows of its (player, day) ``keys`` and insert its ``PlayerMatch`` rows.
+
+    For the verification that has just written the seat rows (``analysis.services``), in
+    its transaction: it knows the keys, and that nothing of the match is counted yet (a
+    match has ``PlayerMatch`` rows only once a verification of it committed) nor reviewed.
+    On PostgreSQL one statement does it (``_add_statement``), else ``_add`` does."""
+    if not keys:
+        return
+    _lock(keys)
+    if connection.vendor != "postgresql":
+        _add(SeatResult.objects.filter(match_id=match_id, complete=True))
+        return
+    sql, positions, compiled = _add_statement(timezone.get_current_timezone_name())
+    params = list(compiled)
+    for i in positions:
+        params[i] = match_id
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
 def rebuild_keys(club_id: int, keys: set[tuple[int, date]]) -> None:
     """Delete the day rows of these (player, day) keys and insert them again from all
     their seat rows (the caller holds the keys' locks: ``_lock``)."""
@@ -106,9 +132,11 @@ def _lock(keys: set[tuple[int, date]]) -> None:
     hashed = sorted(
         {(player_id * 1_000_003 + day.toordinal()) % (1 << 31) for player_id, day in keys}
     )
-    with connection.cursor() as cursor:
-        for key in hashed:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, key])
+    with connection.cursor() as cursor:  # one round trip, taken in the array's order
+        cursor.execute(
+            "SELECT count(pg_advisory_xact_lock(%s, k)) FROM unnest(%s::int[]) AS k",
+            [LOCK_SPACE, hashed],
+        )
 
 
 def rebuild_club(club_id: int) -> None:
@@ -161,6 +189,111 @@ def _add(rows: QuerySet[SeatResult]) -> None:
             PlayerMatch.objects.bulk_create(objs)  # none yet: a first verification
         else:
             _upsert_add(model, list(objs))
+
+
+#: stands for the match id while a statement is compiled (``_add_statement``)
+_MATCH = -1_234_567_891
+
+
+@functools.cache
+def _add_statement(time_zone: str) -> tuple[str, tuple[int, ...], tuple[Any, ...]]:
+    """The one statement that counts a first verification on PostgreSQL, compiled once per
+    process and time zone: its SQL, where the match id goes in its parameters, and them.
+
+    The same sums as ``_add``: the day and pattern rows are the ORM's queries of
+    ``_days`` and ``_patterns`` (``stats.AGGREGATES`` itself), upserted; the pairs and the
+    match rows are what ``_pairs`` and ``_matches`` compute, in SQL (ties to the earliest
+    round). Each insert is in key order, as ``_upsert_add`` writes (one lock order)."""
+    rows = SeatResult.objects.filter(match_id=_MATCH, complete=True).annotate(
+        day=TruncDate("played_at")
+    )
+    parts: list[tuple[str, tuple[Any, ...]]] = []
+
+    def table(model: type[Model]) -> str:
+        return connection.ops.quote_name(model._meta.db_table)
+
+    def upsert(model: type[Model], select: QuerySet[Any]) -> None:
+        key, summed = _ADDED[model]
+        q = connection.ops.quote_name
+        inner, params = select.query.sql_with_params()
+        names = [f"s.{q(c)}" for c in ("club_id", *key)]
+        names += [f"COALESCE(s.{q('a_' + c)}, 0)" for c in summed]  # a sum of no row
+        t = table(model)
+        add = ", ".join(f"{q(c)} = {t}.{q(c)} + excluded.{q(c)}" for c in summed)
+        parts.append((
+            f"INSERT INTO {t} ({', '.join(q(c) for c in ('club_id', *key, *summed))})"
+            f" SELECT {', '.join(names)} FROM ({inner}) AS s"
+            f" ORDER BY {', '.join(f's.{q(c)}' for c in key)}"
+            f" ON CONFLICT ({', '.join(q(c) for c in key)}) DO UPDATE SET {add}",
+            params,
+        ))
+
+    grouped = rows.values("club_id", *_KEY).order_by()
+    upsert(PlayerDay, grouped.annotate(**{f"a_{k}": v for k, v in stats.AGGREGATES.items()}))
+    upsert(
+        PlayerDayPattern,
+        rows.filter(won=True, pattern__isnull=False)
+        .values("club_id", *_KEY, "pattern")
+        .annotate(a_wins=Count("id"))
+        .order_by(),
+    )
+    source, source_params = (
+        rows.annotate(round_index=F("round__index"))
+        .values("id", "club_id", "match_id", "round_id", "round_index", "delta", "won",
+                "played_at", *_KEY)
+        .order_by()
+        .query.sql_with_params()
+    )  # fmt: skip
+    key = "r.player_id, r.day, r.ruleset_name, r.legal"
+    # the money between two seats of a round, from the match's payment lines read once
+    # (by round: per pair, the planner may pick the players' indexes, O(their history))
+    pay = (
+        f"SELECT p.round_id, p.payer_player_id, p.payee_player_id, p.amount"
+        f" FROM {table(Payment)} AS p WHERE p.round_id IN (SELECT r.round_id FROM r)"
+    )
+    parts.append((
+        f"INSERT INTO {table(PairDay)} (club_id, player_id, day, ruleset_name, legal, other_id,"
+        f" rounds, net) SELECT r.club_id, {key}, s.player_id, count(*),"
+        f" COALESCE(sum(m.amount), 0) FROM r JOIN {table(Seat)} AS s"
+        f" ON s.match_id = r.match_id AND s.player_id <> r.player_id"
+        f" LEFT JOIN LATERAL (SELECT sum(CASE WHEN p.payee_player_id = r.player_id"
+        f" THEN p.amount ELSE -p.amount END) AS amount FROM pay AS p"
+        f" WHERE p.round_id = r.round_id AND ((p.payee_player_id = r.player_id"
+        f" AND p.payer_player_id = s.player_id) OR (p.payer_player_id = r.player_id"
+        f" AND p.payee_player_id = s.player_id))) AS m ON true"
+        f" GROUP BY r.club_id, {key}, s.player_id ORDER BY {key}, s.player_id"
+        f" ON CONFLICT (player_id, day, ruleset_name, legal, other_id) DO UPDATE SET"
+        f" rounds = {table(PairDay)}.rounds + excluded.rounds,"
+        f" net = {table(PairDay)}.net + excluded.net",
+        (),
+    ))
+
+    def record(column: str, order: str, condition: str) -> str:
+        return f"(array_agg({column} ORDER BY {order}, r.round_id) FILTER (WHERE {condition}))[1]"
+
+    best = ("r.delta DESC", "r.won")
+    worst = ("r.delta", "r.delta < 0")
+    parts.append((
+        f"INSERT INTO {table(PlayerMatch)} (club_id, player_id, day, ruleset_name, legal,"
+        f" match_id, played_at, rounds, net, best_win, best_win_round_id, best_win_index,"
+        f" worst_loss, worst_loss_round_id, worst_loss_index)"
+        f" SELECT r.club_id, {key}, r.match_id, min(r.played_at), count(*), sum(r.delta),"
+        + ", ".join(
+            record(column, *which)
+            for which in (best, worst)
+            for column in ("r.delta", "r.round_id", "r.round_index")
+        )
+        + f" FROM r GROUP BY r.club_id, {key}, r.match_id",
+        (),
+    ))
+    *writes, last = parts
+    sql = f"WITH r AS MATERIALIZED ({source}), pay AS MATERIALIZED ({pay}), " + ", ".join(
+        f"w{i} AS ({part})" for i, (part, _) in enumerate(writes)
+    ) + f" {last[0]}"
+    params = (*source_params, *(p for _, ps in writes for p in ps), *last[1])
+    positions = tuple(i for i, p in enumerate(params) if p == _MATCH)
+    assert positions, "the match id is a parameter"
+    return sql, positions, params
 
 
 def _derived(rows: QuerySet[SeatResult]) -> Iterator[tuple[type[Model], Iterable[Any]]]:
@@ -307,6 +440,69 @@ def _copy_review(match_id: int) -> None:
                 setattr(row, name, value)
             changed.append(row)
     SeatResult.objects.bulk_update(changed, _REVIEW_FIELDS)
+
+
+def add_review(match_id: int, review: dict[str, Any] | None) -> None:
+    """The review just stored on a counted match's verification: copy its per-round
+    summaries onto the seat rows and add what changed to the day rows' review sums.
+
+    O(the match), whatever the days hold (``refresh_match`` would rebuild the keys: the
+    match is counted already). In the caller's transaction, which holds the verification's
+    row (it stored the review): no verification of the match rewrites its seat rows
+    meanwhile. The keys are locked before the day rows change, as ``refresh_match`` does."""
+    per_round = (review or {}).get("rounds") or []
+    changed: list[SeatResult] = []
+    added: dict[tuple[Any, ...], dict[str, int]] = {}
+    keys: set[tuple[int, date]] = set()
+    fields = ("id", "club_id", *_KEY, "round__index", "seat", "complete", *_REVIEW_FIELDS)
+    for row in (
+        SeatResult.objects.filter(match_id=match_id)
+        .annotate(day=TruncDate("played_at"))
+        .values(*fields)
+        .order_by()
+    ):
+        keys.add((row["player_id"], row["day"]))
+        values = _review_facts(per_round, row["round__index"], row["seat"])
+        if all(row[name] == values[name] for name in _REVIEW_FIELDS):
+            continue
+        changed.append(SeatResult(id=row["id"], **values))
+        if row["complete"]:  # only complete rounds are counted in the day rows
+            sums = added.setdefault(
+                (row["club_id"], *(row[k] for k in _KEY)), dict.fromkeys(_REVIEW_FIELDS, 0)
+            )
+            for name in _REVIEW_FIELDS:
+                sums[name] += values[name] - row[name]
+    if not changed:
+        return
+    _lock(keys)
+    _set_review_facts(changed)
+    # a delta of the review sums alone, added to the rows there (the other sums add 0)
+    _upsert_add(
+        PlayerDay,
+        [
+            PlayerDay(club_id=key[0], **dict(zip(_KEY, key[1:], strict=True)), **sums)
+            for key, sums in added.items()
+        ],
+    )
+
+
+def _set_review_facts(rows: list[SeatResult]) -> None:
+    """Write the review columns of these seat rows: one ``UPDATE … FROM (VALUES …)`` on
+    PostgreSQL (``bulk_update``'s ``CASE`` per column costs more than the rest of the
+    review task: benchmarks/profile_verify.py), ``bulk_update`` elsewhere."""
+    if connection.vendor != "postgresql":
+        SeatResult.objects.bulk_update(rows, _REVIEW_FIELDS)
+        return
+    q = connection.ops.quote_name
+    table = q(SeatResult._meta.db_table)
+    values = ", ".join(["(%s::bigint, %s::int, %s::int, %s::int)"] * len(rows))
+    sets = ", ".join(f"{q(name)} = v.{q(name)}" for name in _REVIEW_FIELDS)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} AS t SET {sets} FROM (VALUES {values}) AS v"
+            f" (id, {', '.join(q(name) for name in _REVIEW_FIELDS)}) WHERE t.id = v.id",
+            [x for row in rows for x in (row.pk, *(getattr(row, n) for n in _REVIEW_FIELDS))],
+        )
 
 
 def _review_facts(per_round: list[Any], index: int, seat: int) -> dict[str, int]:

@@ -8,11 +8,13 @@ call it with ids; it never enqueues anything itself: a stored verdict is announc
 from __future__ import annotations
 
 import json
+import operator
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from django.db import InterfaceError, OperationalError, connection, models, transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 import xuezhan
@@ -45,15 +47,25 @@ def verify_match(*, match_id: int, force: bool = False) -> Match:
     with transaction.atomic():
         # NO KEY: another verification's rows that point at this match (the statistics'
         # day rows, analysis.aggregates) must not wait on it at their commit
+        # rows exist only after a committed verification, which always writes its
+        # Verification: without one, there is nothing to delete nor counted
         locked = (
-            Match.objects.select_for_update(no_key=True).defer("raw", "document").get(pk=match_id)
+            Match.objects.select_for_update(no_key=True)
+            .defer("raw", "document")
+            .annotate(has_results=Exists(Verification.objects.filter(match=OuterRef("pk"))))
+            .get(pk=match_id)
         )
         if locked.is_terminal and not force:
             return locked  # another run got there first: its rows stand
         if locked.content_sha256 != match.content_sha256:  # corrected since it was read
             outcome = _run_engine(Match.objects.values_list("document", flat=True).get(pk=match_id))
-        _store_outcome(locked, outcome)
-        aggregates.refresh_match(locked.pk)  # the day rows follow the facts, cleared or new
+        if locked.has_results:
+            _clear_results(locked)
+        keys = _store_outcome(locked, outcome)
+        if locked.has_results:  # the day rows follow the facts, cleared or new
+            aggregates.refresh_match(locked.pk)
+        else:  # nothing of it counted yet: its sums only add (O(the match))
+            aggregates.add_match(locked.pk, keys)
     stats.facts_changed(locked.club_id)
     if locked.status in FACT_STATUSES:
         publish_verdict_stored(locked.pk)
@@ -78,21 +90,20 @@ def _run_engine(document: Any) -> _Outcome:
         return _Outcome(error=f"{type(exc).__name__}: {exc}"[:2000])
 
 
-def _store_outcome(match: Match, outcome: _Outcome) -> None:
-    """Write the outcome's rows and the match's status (the row is locked by the caller)."""
-    # rows exist only after a committed verification, which always writes its
-    # Verification: a first verification has nothing to delete
-    if Verification.objects.filter(match=match).exists():
-        _clear_results(match)
+def _store_outcome(match: Match, outcome: _Outcome) -> set[tuple[int, date]]:
+    """Write the outcome's rows and the match's status (the row is locked by the caller,
+    and its old rows cleared); return the (player, day) keys of the seat rows written."""
     error = outcome.error
+    keys: set[tuple[int, date]] = set()
     if outcome.report is not None:
         try:
             with transaction.atomic():  # a savepoint: rows the database refuses are an error too
-                _write_results(match, outcome.report, outcome.plays)
+                keys = _write_results(match, outcome.report, outcome.plays)
         except (OperationalError, InterfaceError):
             raise  # the database is away: the task retries with backoff
         except Exception as exc:  # refused rows must not loop: record it
             error = f"{type(exc).__name__}: {exc}"[:2000]
+            keys = set()
     if error:
         match.status = Match.Status.FAILED
     else:
@@ -100,7 +111,12 @@ def _store_outcome(match: Match, outcome: _Outcome) -> None:
         match.status = Match.Status.VERIFIED if outcome.report["legal"] else Match.Status.ILLEGAL
     match.last_error = error
     match.status_changed_at = timezone.now()
-    match.save(update_fields=["status", "last_error", "status_changed_at"])
+    # an UPDATE, not save(): the verdict is the pipeline's bookkeeping, as the claim is
+    # (analysis.leases), not a change someone made; the match's history keeps those
+    Match.objects.filter(pk=match.pk).update(
+        status=match.status, last_error=error, status_changed_at=match.status_changed_at
+    )
+    return keys
 
 
 def store_review(*, match_id: int) -> bool:
@@ -113,19 +129,21 @@ def store_review(*, match_id: int) -> bool:
     Returns whether it stored one.
     """
     pending = Verification.objects.filter(match_id=match_id, review__isnull=True)
-    found = pending.values_list("match__content_sha256", "match__document").first()
+    found = pending.values_list(
+        "match__content_sha256", "match__club_id", "match__document"
+    ).first()
     if found is None:
         return False
-    content_sha256, document = found
+    content_sha256, club_id, document = found
     review = _review_summary(document)
     if review is None:
         return False  # nothing to review: the verification keeps its null
     with transaction.atomic():
         stored = pending.filter(match__content_sha256=content_sha256).update(review=review)
         if stored:  # the statistics' rows copy the summaries (analysis.aggregates)
-            aggregates.refresh_match(match_id)
+            aggregates.add_review(match_id, review)
     if stored:
-        stats.facts_changed(Match.objects.values_list("club_id", flat=True).get(pk=match_id))
+        stats.facts_changed(club_id)
     return bool(stored)
 
 
@@ -197,7 +215,9 @@ def _clear_results(match: Match) -> None:
 
 def _write_results(
     match: Match, report: dict[str, Any], plays: list[list[PlayFacts] | None]
-) -> None:
+) -> set[tuple[int, date]]:
+    """Insert the verification, its violations, the rounds' settlements, payment lines
+    and seat facts; return the (player, day) keys of the seat rows (analysis.aggregates)."""
     verification = Verification.objects.create(
         match=match,
         legal=report["legal"],
@@ -266,6 +286,9 @@ def _write_results(
     _insert_rows(RoundSettlement, settlements)
     _insert_rows(Payment, payments)
     _insert_rows(SeatResult, seat_results)
+    # the statistics' day: TruncDate's, in the current time zone
+    day = timezone.localtime(common["played_at"]).date()
+    return {(row["player_id"], day) for row in seat_results}
 
 
 def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
@@ -287,7 +310,8 @@ def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
     unknown = set(rows[0]) - set(names)
     if unknown:  # what model(**row) would refuse
         raise TypeError(f"{model.__name__} has no field {sorted(unknown)[0]!r}")
-    columns = list(zip(names, [f.get_default() for f in fields], strict=True))
+    defaults = {name: f.get_default() for name, f in zip(names, fields, strict=True)}
+    ordered = operator.itemgetter(*names)  # a row's values in the columns' order, in C
     json_fields = [i for i, f in enumerate(fields) if isinstance(f, models.JSONField)]
     quote = connection.ops.quote_name
     sql = (f"COPY {quote(model._meta.db_table)} "
@@ -298,7 +322,7 @@ def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
         cursor.cursor.copy(sql) as copy,
     ):
         for row in rows:
-            values = [row.get(name, default) for name, default in columns]
+            values = list(ordered({**defaults, **row}))
             for i in json_fields:
                 if values[i] is not None:
                     values[i] = json.dumps(values[i])

@@ -210,6 +210,58 @@ def test_a_first_verification_only_adds_to_the_day_rows(
     _assert_sources_agree(club)
 
 
+def _one_day_of_matches(n: int, seed: int) -> list[dict[str, Any]]:
+    from xuezhan.sim.simulate import simulate_match
+
+    docs = [simulate_match(seed + k, 1) for k in range(n)]
+    for doc in docs:
+        doc.pop("match_id", None)
+        doc["players"] = docs[0]["players"]
+        doc["played_at"] = DAYS[0]
+    return docs
+
+
+def _queries_of(call: Any) -> list[str]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        call()
+    return [q["sql"] for q in captured.captured_queries]
+
+
+def test_a_first_verification_costs_the_same_queries_however_full_its_day(
+    club: Any, upload: Any
+) -> None:
+    from analysis import services
+
+    docs = _one_day_of_matches(4, 840)
+    with _not_queued():
+        matches = [upload(doc) for doc in docs]
+    counts = [len(_queries_of(lambda m=m: services.verify_match(match_id=m.pk))) for m in matches]
+    assert len(set(counts)) == 1, counts  # the 4th as few as the 1st: no rebuild of the day
+    _assert_sources_agree(club)
+
+
+def test_a_stored_review_adds_its_sums_without_rebuilding_the_day(
+    club: Any, upload: Any
+) -> None:
+    from analysis import aggregates, services
+
+    docs = _one_day_of_matches(3, 860)
+    with _not_queued():
+        matches = [upload(doc) for doc in docs]
+    for m in matches:
+        services.verify_match(match_id=m.pk)
+    reviews = [_queries_of(lambda m=m: services.store_review(match_id=m.pk)) for m in matches]
+    assert all(not any("DELETE" in sql.upper() for sql in r) for r in reviews)
+    assert len({len(r) for r in reviews}) == 1  # the 3rd review as few as the 1st
+    _assert_sources_agree(club)
+    added = _day_tables()
+    aggregates.rebuild_club(club.pk)
+    assert _day_tables() == added
+
+
 class _not_queued:
     """Uploads stay unverified (the upload signal's receiver is off) until the block ends."""
 

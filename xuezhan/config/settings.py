@@ -310,6 +310,11 @@ CELERY_WORKER_MAX_MEMORY_PER_CHILD = envint("CELERY_MAX_MEMORY_PER_CHILD_KB", 20
 CELERY_TASK_TIME_LIMIT = VERIFY_TIME_LIMIT_SECONDS
 CELERY_TASK_SOFT_TIME_LIMIT = max(1, VERIFY_TIME_LIMIT_SECONDS - 10)
 CELERY_TASK_IGNORE_RESULT = True  # the state lives in the database, not a result backend
+# Nothing per task that nobody reads: no task events (no monitor consumes them), no rate
+# limits (no task has one: the worker skips their bookkeeping)
+CELERY_WORKER_SEND_TASK_EVENTS = False
+CELERY_TASK_SEND_SENT_EVENT = False
+CELERY_WORKER_DISABLE_RATE_LIMITS = True
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis redelivers an unacknowledged message after this: above the task time limit and the
