@@ -42,6 +42,7 @@ import argparse
 import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from xuezhan.actions import Action, Discard, Gang, Hu, Pass, Peng
@@ -790,23 +791,14 @@ def _minus(hand: Sequence[int], tile: int, n: int) -> list[int]:
 
 
 def _threes(key: bytes) -> Iterator[tuple[bytes, list[int]]]:
-    """Every distinct choice of three tiles from one suit's key: the key left, and the
-    ranks taken."""
-    counts = bytearray(key)
-
-    def pick(rank: int, need: int, taken: list[int]) -> Iterator[tuple[bytes, list[int]]]:
-        if need == 0:
-            yield bytes(counts), list(taken)
-            return
-        for r in range(rank, 9):
-            if counts[r]:
-                counts[r] -= 1
-                taken.append(r)
-                yield from pick(r, need - 1, taken)
-                taken.pop()
-                counts[r] += 1
-
-    yield from pick(0, 3, [])
+    """Every distinct choice of three tiles from one suit's key, in the order of their
+    ranks: the key left, and the ranks taken."""
+    tiles = [r for r in range(9) for _ in range(key[r])]
+    for ranks in dict.fromkeys(combinations(tiles, 3)):  # the first of equal choices
+        left = bytearray(key)
+        for r in ranks:
+            left[r] -= 1
+        yield bytes(left), list(ranks)
 
 
 # -- the command line -----------------------------------------------------------------

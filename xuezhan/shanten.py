@@ -87,27 +87,26 @@ _RIGHT: dict[bytes, int] = {}
 _PAIR: dict[int, int] = {}
 #: (id << _SHIFT) + id -> the shanten for 0..4 melds
 _ANSWER: dict[int, tuple[int, ...]] = {}
-#: (the other two suits' id, shifted left) + a suit's growth id + the melds shifted by
-#: _MELDS_SHIFT -> the shanten and the 进张 rank mask of that suit (one melds count per
-#: entry: a miss computes only the one asked for)
-_MASKS: dict[int, tuple[int, int]] = {}
+#: (the other two suits' id, shifted left) + a suit's profile id + the melds shifted by
+#: _MELDS_SHIFT -> the shanten, and which of the suit's _RISES masks make its 进张: a
+#: draw in the suit lowers the shanten exactly when it raises a block reading that the
+#: best split of the blocks between the two sides uses (see _gain). Profiles settle, so
+#: this table does too (like _ANSWER), whatever suit keys come
+_GAINS: dict[int, tuple[int, tuple[int, ...]]] = {}
 _MELDS_SHIFT = 2 * _SHIFT
 #: suit key -> its F0[0..4], F1[0..4]
 _BLOCKS: dict[bytes, tuple[int, ...]] = {_EMPTY: (0, 0, 0, 0, 0, *[_NONE] * 5)}
-#: suit key -> its growth id: the id of its profile and of the profiles of the key with
-#: one more of each rank, which is all a suit's 进张 depends on (an int, so that a
-#: _MASKS key is one sum; keys with the same growth share it, though few do)
-_GROWTH: dict[bytes, int] = {}
-#: growth id -> the profile ids it stands for
-_GROWTHS: list[tuple[int, ...]] = []
-_GROWTH_IDS: dict[tuple[int, ...], int] = {}
+#: suit key -> 12 rank masks: for each of its 10 block readings (see _readings) the
+#: ranks whose extra copy raises it (by one: never more), then the ranks whose extra
+#: copy makes one more pair, then the ranks that may take one more copy at all
+_RISES: dict[bytes, tuple[int, ...]] = {}
+#: the _RISES masks after the 10 readings: ranks that make a pair, ranks that may grow
+_PAIRING, _ANY = 10, 11
+#: _GAINS is emptied when it reaches this many entries (a guard: play fills some
+#: 40,000, see docs/review.md)
+GAINS_LIMIT = 1 << 18
 #: suit key -> the profile ids of the key with one fewer of each rank
 _REMOVED: dict[bytes, tuple[int, ...]] = {}
-#: _MASKS is emptied when it reaches this many entries (each some 130 bytes, about 34 MB
-#: in all): its keys pair a suit with two suits' profile, and a stream of new hands never
-#: repeats them all (some 180,000 after 3,000 fresh rounds), while a miss costs a dozen
-#: look-ups in the tables that do settle
-MASKS_LIMIT = 1 << 18
 _LOCK = threading.Lock()
 
 
@@ -236,17 +235,24 @@ def ukeire_mask(keys: Sequence[bytes], melds: int = 0,
     a, b, c = keys
     if void is not None:
         a, b, c = _drop_suit(a, b, c, void)
+    shift = melds << _MELDS_SHIFT
     try:  # written out: this runs a dozen times per discard reviewed
-        shift = melds << _MELDS_SHIFT
-        ma = _MASKS[_PAIR[_LEFT[b] + _RIGHT[c]] + _GROWTH[a] + shift]
-        mb = _MASKS[_PAIR[_LEFT[a] + _RIGHT[c]] + _GROWTH[b] + shift]
-        mc = _MASKS[_PAIR[_LEFT[a] + _RIGHT[b]] + _GROWTH[c] + shift]
+        ga = _GAINS[_PAIR[_LEFT[b] + _RIGHT[c]] + _RIGHT[a] + shift]
+        gb = _GAINS[_PAIR[_LEFT[a] + _RIGHT[c]] + _RIGHT[b] + shift]
+        gc = _GAINS[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c] + shift]
+        ra, rb, rc = _RISES[a], _RISES[b], _RISES[c]
     except KeyError:
-        ma, mb, mc = _masks_slow(a, b, c, melds)
-    mask = ma[1] | mb[1] << 9 | mc[1] << 18
+        ga, gb, gc, ra, rb, rc = _gains_slow(a, b, c, melds)
+    mask = 0
+    for j in ga[1]:
+        mask |= ra[j]
+    for j in gb[1]:
+        mask |= rb[j] << 9
+    for j in gc[1]:
+        mask |= rc[j] << 18
     if void is not None:
         mask &= ~(0x1FF << (9 * void))
-    return ma[0], mask
+    return ga[0], mask
 
 
 def discard_masks(keys: Sequence[bytes], melds: int = 0, void: int | None = None
@@ -318,13 +324,10 @@ def suit_variant_shantens(keys: Sequence[bytes], suit: int, variants: Sequence[b
     try:
         pair = _PAIR[_LEFT[keys[i]] + _RIGHT[keys[j]]]
         return [_ANSWER[pair + _RIGHT[v]][melds] for v in variants]
-    except KeyError:  # a look-up not in the tables yet: this fills them in
-        out = []
-        for v in variants:
-            trio = list(keys)
-            trio[suit] = v
-            out.append(_answers_slow(trio[0], trio[1], trio[2])[melds])
-        return out
+    except KeyError:  # a look-up not in the tables yet: this fills in the same entries
+        with _LOCK:
+            pair = _pair_id(_suit_id(keys[i]), _suit_id(keys[j])) << _SHIFT
+            return [_answer(pair, _suit_id(v))[melds] for v in variants]
 
 
 def discard_shantens(keys: Sequence[bytes], melds: int = 0, void: int | None = None
@@ -362,14 +365,13 @@ def discard_shantens(keys: Sequence[bytes], melds: int = 0, void: int | None = N
             for rank, q in enumerate(removed):
                 if q >= 0:
                     out[suit * 9 + rank] = _ANSWER[pair + q][melds]
-        except KeyError:  # a look-up not in the tables yet: this fills them in
-            for rank in range(9):
-                if own[rank]:
-                    shrunk = bytearray(own)
-                    shrunk[rank] -= 1
-                    trio = list(dropped)
-                    trio[suit] = bytes(shrunk)
-                    out[suit * 9 + rank] = _answers_slow(*trio)[melds]
+        except KeyError:  # a look-up not in the tables yet: this fills in the same entries
+            removed = _REMOVED.get(own) or _removal(own)
+            with _LOCK:
+                pair = _pair_id(_suit_id(dropped[i]), _suit_id(dropped[j])) << _SHIFT
+                for rank, q in enumerate(removed):
+                    if q >= 0:
+                        out[suit * 9 + rank] = _answer(pair, q)[melds]
     return out
 
 
@@ -393,21 +395,30 @@ def _discard_masks(keys: Sequence[bytes], melds: int, void: int | None
         i, j = [t for t in (0, 1, 2) if t != suit]
         di, dj = dropped[i], dropped[j]
         pair = _PAIR[_LEFT[di] + _RIGHT[dj]]
-        grown = bytearray(own)
+        rises_i, rises_j = _RISES[di], _RISES[dj]
+        shrunk = bytearray(own)
         for rank in range(9):
             if not own[rank]:
                 continue
-            grown[rank] -= 1
-            key = bytes(grown)
-            grown[rank] += 1
-            ms = _MASKS[pair + _GROWTH[key] + shift]
+            shrunk[rank] -= 1
+            key = bytes(shrunk)
+            shrunk[rank] += 1
+            gs = _GAINS[pair + _RIGHT[key] + shift]
             # each other suit against this suit's new key and the third, in suit order
-            mi = _MASKS[(_PAIR[_LEFT[key] + _RIGHT[dj]] if suit < j
-                         else _PAIR[_LEFT[dj] + _RIGHT[key]]) + _GROWTH[di] + shift]
-            mj = _MASKS[(_PAIR[_LEFT[di] + _RIGHT[key]] if i < suit
-                         else _PAIR[_LEFT[key] + _RIGHT[di]]) + _GROWTH[dj] + shift]
-            mask = ms[1] << (9 * suit) | mi[1] << (9 * i) | mj[1] << (9 * j)
-            out[suit * 9 + rank] = ms[0], mask & keep
+            gi = _GAINS[(_PAIR[_LEFT[key] + _RIGHT[dj]] if suit < j
+                         else _PAIR[_LEFT[dj] + _RIGHT[key]]) + _RIGHT[di] + shift]
+            gj = _GAINS[(_PAIR[_LEFT[di] + _RIGHT[key]] if i < suit
+                         else _PAIR[_LEFT[key] + _RIGHT[di]]) + _RIGHT[dj] + shift]
+            rises = _RISES[key]
+            ms = mi = mj = 0
+            for t in gs[1]:
+                ms |= rises[t]
+            for t in gi[1]:
+                mi |= rises_i[t]
+            for t in gj[1]:
+                mj |= rises_j[t]
+            mask = ms << (9 * suit) | mi << (9 * i) | mj << (9 * j)
+            out[suit * 9 + rank] = gs[0], mask & keep
     return out
 
 
@@ -431,61 +442,105 @@ def _answers_slow(a: bytes, b: bytes, c: bytes) -> tuple[int, ...]:
         return _answer(pair, _suit_id(c))
 
 
-def _masks_slow(a: bytes, b: bytes, c: bytes, melds: int) -> tuple[tuple[int, int], ...]:
+def _gains_slow(a: bytes, b: bytes, c: bytes, melds: int
+                ) -> tuple[tuple[int, tuple[int, ...]], tuple[int, tuple[int, ...]],
+                           tuple[int, tuple[int, ...]], tuple[int, ...], tuple[int, ...],
+                           tuple[int, ...]]:
     """The look-ups of :func:`ukeire_mask`, filling in whatever is not in the tables yet."""
     with _LOCK:
         ia, ib, ic = _suit_id(a), _suit_id(b), _suit_id(c)
-        return (_mask(_pair_id(ib, ic) << _SHIFT, a, melds),
-                _mask(_pair_id(ia, ic) << _SHIFT, b, melds),
-                _mask(_pair_id(ia, ib) << _SHIFT, c, melds))
+        return (_gain(_pair_id(ib, ic), ia, melds), _gain(_pair_id(ia, ic), ib, melds),
+                _gain(_pair_id(ia, ib), ic, melds), _rises(a), _rises(b), _rises(c))
 
 
-def _mask(pair: int, key: bytes, melds: int) -> tuple[int, int]:
-    """The shanten with ``melds`` and the 进张 rank mask of ``key``'s suit, the other two
-    suits' profile id being ``pair`` (shifted): from the key's growth (the profiles of the
-    key with one more of each rank) and the answers of ``pair`` with each, then kept.
-    Call with the lock held."""
-    growth = _GROWTH.get(key)
-    if growth is None:
-        growth = _growth(key)
-    at = pair + growth + (melds << _MELDS_SHIFT)
-    found = _MASKS.get(at)
+def _readings(f: Sequence[int]) -> tuple[int, ...]:
+    """A suit's 10 block readings from its F0[0..4], F1[0..4]: for ``b`` = 0..4 blocks the
+    best value when the other side holds the pair or none is made (``max(F0[b],
+    F1[b] + 1)``, the pair counting one), then when the other side holds it (``F0[b]``)."""
+    a0, a1, a2, a3, a4, p0, p1, p2, p3, p4 = f  # written out: each new suit key costs ten
+    return (a0 if a0 > p0 else p0 + 1, a1 if a1 > p1 else p1 + 1, a2 if a2 > p2 else p2 + 1,
+            a3 if a3 > p3 else p3 + 1, a4 if a4 > p4 else p4 + 1, a0, a1, a2, a3, a4)
+
+
+def _gain(pair: int, q: int, melds: int) -> tuple[int, tuple[int, ...]]:
+    """The shanten with ``melds`` of the profiles ``pair`` (the other two suits) and ``q``
+    (a suit) together, and which of the suit's :data:`_RISES` masks give its 进张, then
+    kept. Call with the lock held.
+
+    With ``g = 4 − melds`` sets to make, the blocks give ``V``, the best over the splits
+    of ``g`` blocks and the pair of the other side's reading plus the suit's
+    (:func:`_readings`); the shanten is ``max(X, Y)``, ``X = 2g − V``, ``Y = 3g + 1 − t``
+    (``t`` the tiles, at most 14), and without melds at most the seven pairs' ``max(6 −
+    p, 13 − t)``. One more tile of the suit raises each of the suit's readings by 0 or 1
+    (remove that copy from the best shape with it: one set or partial set loses one), so
+    ``V`` rises exactly when a reading of a best split rises; ``t`` rises unless it is
+    at 14, ``p`` when the copy pairs an odd count, unless it is at 7. Which of these
+    lower the shanten depends on the profiles alone."""
+    at = (pair << _SHIFT) + q + (melds << _MELDS_SHIFT)
+    found = _GAINS.get(at)
     if found is not None:
         return found
-    grown = _GROWTHS[growth]
-    base = _answer(pair, grown[0])[melds]
-    mask = 0
-    bit = 1
-    answers = _ANSWER
-    for q in grown[1:]:  # written out: every hand the tables have not met costs this
-        if q >= 0 and (answers.get(pair + q) or _answer(pair, q))[melds] < base:
-            mask |= bit
-        bit <<= 1
-    if len(_MASKS) >= MASKS_LIMIT:
-        _MASKS.clear()  # a guard on the memory
-    found = _MASKS[at] = (base, mask)
+    x, y = _PROFILES[pair], _PROFILES[q]
+    g = 4 - melds
+    ours = (*(x[b] for b in range(5)), *(x[5 + b] + 1 for b in range(5)))
+    theirs = _readings(y[:10])
+    splits = [(ours[5 * h + g - b] + theirs[5 * h + b], 5 * h + b)
+              for h in (0, 1) for b in range(g + 1)]
+    v = max(value for value, _ in splits)
+    tight = tuple(j for value, j in splits if value == v)
+    pairs, tiles = min(x[10] + y[10], 7), min(x[11] + y[11], 14)
+    more = tiles < 14
+    blocks_x, blocks_y = 2 * g - v, 3 * g + 1 - tiles
+    sets = max(blocks_x, blocks_y)
+    if blocks_x > blocks_y or (blocks_x == blocks_y and more):
+        by_sets: tuple[int, ...] = tight
+    else:
+        by_sets = (_ANY,) if blocks_x < blocks_y and more else ()
+    base = sets
+    by_pairs: tuple[int, ...] = ()
+    if melds == 0:
+        seven_x, seven_y = 6 - pairs, 13 - tiles
+        seven = max(seven_x, seven_y)
+        base = min(sets, seven)
+        if seven == base:
+            by_pairs = (_ANY,) if seven_x < seven_y else (_PAIRING,) if pairs < 7 else ()
+    if sets != base:
+        by_sets = ()
+    uses = (_ANY,) if _ANY in by_sets + by_pairs else tuple(sorted(set(by_sets + by_pairs)))
+    if len(_GAINS) >= GAINS_LIMIT:
+        _GAINS.clear()  # a guard on the memory: never reached in play
+    found = _GAINS[at] = (base, uses)
     return found
 
 
-def _growth(key: bytes) -> int:
-    """The growth id of ``key``: of the profile id of ``key``, then of ``key`` with one
-    more of each rank (−1 where that would pass :data:`MAX_COPIES`). Call with the lock
-    held."""
+def _rises(key: bytes) -> tuple[int, ...]:
+    """The :data:`_RISES` masks of ``key``. Call with the lock held."""
+    found = _RISES.get(key)
+    if found is not None:
+        return found
+    _suit_id(key)  # checks the copies
+    blocks = _blocks(key)
+    readings = _readings(blocks)
+    masks = [0] * 12
     grown = bytearray(key)
-    ids = [_suit_id(key)]
     for rank in range(9):
-        if grown[rank] >= MAX_COPIES:
-            ids.append(-1)
+        n = grown[rank]
+        if n >= MAX_COPIES:
             continue
-        grown[rank] += 1
-        ids.append(_suit_id(bytes(grown)))
-        grown[rank] -= 1
-    profiles = tuple(ids)
-    found = _GROWTH_IDS.get(profiles)
-    if found is None:
-        found = _GROWTH_IDS[profiles] = len(_GROWTHS)
-        _GROWTHS.append(profiles)
-    _GROWTH[key] = found
+        bit = 1 << rank
+        masks[_ANY] |= bit
+        if n % 2:
+            masks[_PAIRING] |= bit
+        grown[rank] = n + 1
+        more = _blocks(bytes(grown))
+        grown[rank] = n
+        if more == blocks:
+            continue  # the usual case: the tile fits no block better
+        for j, (old, new) in enumerate(zip(readings, _readings(more), strict=True)):
+            if new > old:
+                assert new == old + 1, "a tile raises a block reading by one at most"
+                masks[j] |= bit
+    found = _RISES[key] = tuple(masks)
     return found
 
 

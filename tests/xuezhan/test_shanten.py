@@ -18,6 +18,7 @@ from xuezhan.shanten import (
     shanten,
     shanten_keys,
     ukeire,
+    ukeire_mask,
 )
 from xuezhan.tiles import counts_of, parse_tiles
 
@@ -292,3 +293,35 @@ def test_discard_shantens_are_the_shantens_of_the_hand_without_each_kind(
         kept[kind] -= 1
         assert found == shanten(kept, melds, void) == discard_masks(keys, melds, void)[kind][0]
     assert keys_shanten(keys, melds, void) == shanten(counts, melds, void)
+
+
+def drawn_improving(counts: list[int], melds: int, void: int | None) -> list[int]:
+    return [k for k in ref_improving(counts, melds, void) if k // 9 != void]
+
+
+@FAST
+@given(st.lists(st.integers(0, 26), min_size=0, max_size=15), st.integers(0, 4),
+       st.one_of(st.none(), st.integers(0, 2)))
+def test_the_ukeire_mask_holds_every_kind_whose_draw_lowers_the_shanten_at_any_size(
+        tiles: list[int], melds: int, void: int | None) -> None:
+    counts = [min(tiles.count(k), 4) for k in range(27)]
+    keys = SuitKeys(counts).keys
+    base, mask = ukeire_mask(keys, melds, void)  # filling the tables in, then from them
+    assert ukeire_mask(keys, melds, void) == (base, mask)
+    assert base == shanten(counts, melds, void)
+    assert [k for k in range(27) if mask >> k & 1] == drawn_improving(counts, melds, void)
+
+
+@FAST
+@given(hands(), st.one_of(st.none(), st.integers(0, 2)))
+def test_discard_masks_are_the_ukeire_masks_of_the_hand_without_each_kind(
+        hand: tuple[list[int], int], void: int | None) -> None:
+    counts, melds = hand
+    keys = SuitKeys(counts).keys
+    found = discard_masks(keys, melds, void)  # filling the tables in, then from them
+    assert discard_masks(keys, melds, void) == found
+    for kind, (after, mask) in found.items():
+        kept = list(counts)
+        kept[kind] -= 1
+        assert after == shanten(kept, melds, void)
+        assert [k for k in range(27) if mask >> k & 1] == drawn_improving(kept, melds, void)
