@@ -435,7 +435,8 @@ def _leaders(keys: Sequence[bytes], melds: int, void: int | None, kinds: Sequenc
     before = keys_shanten(keys, melds, void)
     after = discard_shantens(keys, melds, void)
     low = min(after[k] for k in kinds)
-    scored = {k: _scored(keys, melds, void, k, before, left) for k in kinds if after[k] == low}
+    masks = discard_masks(keys, melds, void, [k for k in kinds if after[k] == low])
+    scored = {k: _option(_NAMES[k], before, *masks[k], left) for k in kinds if after[k] == low}
     best = max(scored.values(), key=lambda o: o.unseen)  # the first of equals, as sorted
     return before, scored, best
 

@@ -51,7 +51,8 @@ stays small: a suit key per distinct suit met, about a thousand profiles.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from xuezhan.errors import TileCountError, XuezhanError
 from xuezhan.hand import SuitKeys, _split
@@ -79,35 +80,72 @@ _NONE = -100
 _Profile = tuple[int, ...]
 _PROFILES: list[_Profile] = []
 _PROFILE_IDS: dict[_Profile, int] = {}
-#: suit key -> its profile id, shifted left (for the left operand of _PAIR)
-_LEFT: dict[bytes, int] = {}
+_MELDS_SHIFT = 2 * _SHIFT
+_ID = (1 << _SHIFT) - 1
+#: the _RISES masks after the 10 readings: ranks that make a pair, ranks that may grow
+_PAIRING, _ANY = 10, 11
+#: a suit-key table is emptied when it reaches this many entries, a guard on the memory
+#: (each entry some 100–250 bytes: about 100 MB for the seven tables at most). A stream
+#: of new hands keeps meeting suit keys (some 40 a round); the tables keyed by profiles
+#: settle at a few tens of thousands and are bounded the same way
+TABLE_LIMIT = 1 << 19
+_LOCK = threading.RLock()
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class _Table(dict[_K, _V]):
+    """A table filled in on a miss: a hit is a plain dictionary look-up, a miss calls
+    ``fill`` (with the lock held: ids are handed out in order) and keeps its answer."""
+
+    __slots__ = ("_fill",)
+
+    def __init__(self, fill: Callable[[_K], _V]) -> None:
+        super().__init__()
+        self._fill = fill
+
+    def __missing__(self, key: _K) -> _V:
+        with _LOCK:
+            found = self._fill(key)
+            if len(self) >= TABLE_LIMIT:
+                self.clear()
+            self[key] = found
+        return found
+
+
+def _fill_right(key: bytes) -> int:
+    if len(key) != 9 or max(key) > MAX_COPIES:
+        raise ShantenInputError(f"at most {MAX_COPIES} copies of a kind: {list(key)}")
+    return _intern(_suit_profile(key))
+
+
 #: suit key -> its profile id
-_RIGHT: dict[bytes, int] = {}
+_RIGHT: _Table[bytes, int] = _Table(_fill_right)
+#: suit key -> its profile id, shifted left (for the left operand of _PAIR)
+_LEFT: _Table[bytes, int] = _Table(lambda key: _RIGHT[key] << _SHIFT)
 #: (id << _SHIFT) + id -> the id of the two profiles combined, shifted left
-_PAIR: dict[int, int] = {}
+_PAIR: _Table[int, int] = _Table(
+    lambda at: _intern(_combine(_PROFILES[at >> _SHIFT], _PROFILES[at & _ID])) << _SHIFT)
 #: (id << _SHIFT) + id -> the shanten for 0..4 melds
-_ANSWER: dict[int, tuple[int, ...]] = {}
+_ANSWER: _Table[int, tuple[int, ...]] = _Table(
+    lambda at: _answers(_combine(_PROFILES[at >> _SHIFT], _PROFILES[at & _ID])))
 #: (the other two suits' id, shifted left) + a suit's profile id + the melds shifted by
 #: _MELDS_SHIFT -> the shanten, and which of the suit's _RISES masks make its 进张: a
 #: draw in the suit lowers the shanten exactly when it raises a block reading that the
 #: best split of the blocks between the two sides uses (see _gain). Profiles settle, so
 #: this table does too (like _ANSWER), whatever suit keys come
-_GAINS: dict[int, tuple[int, tuple[int, ...]]] = {}
-_MELDS_SHIFT = 2 * _SHIFT
-#: suit key -> its F0[0..4], F1[0..4]
-_BLOCKS: dict[bytes, tuple[int, ...]] = {_EMPTY: (0, 0, 0, 0, 0, *[_NONE] * 5)}
+_GAINS: _Table[int, tuple[int, tuple[int, ...]]] = _Table(
+    lambda at: _gain(at >> _SHIFT & _ID, at & _ID, at >> _MELDS_SHIFT))
 #: suit key -> 12 rank masks: for each of its 10 block readings (see _readings) the
 #: ranks whose extra copy raises it (by one: never more), then the ranks whose extra
 #: copy makes one more pair, then the ranks that may take one more copy at all
-_RISES: dict[bytes, tuple[int, ...]] = {}
-#: the _RISES masks after the 10 readings: ranks that make a pair, ranks that may grow
-_PAIRING, _ANY = 10, 11
-#: _GAINS is emptied when it reaches this many entries (a guard: play fills some
-#: 40,000, see docs/review.md)
-GAINS_LIMIT = 1 << 18
-#: suit key -> the profile ids of the key with one fewer of each rank
-_REMOVED: dict[bytes, tuple[int, ...]] = {}
-_LOCK = threading.Lock()
+_RISES: _Table[bytes, tuple[int, ...]] = _Table(lambda key: _rises(key))
+#: suit key -> the profile ids of the key with one fewer of each rank (−1 for a rank it
+#: lacks)
+_REMOVED: _Table[bytes, tuple[int, ...]] = _Table(lambda key: _removal(key))
+#: suit key -> its F0[0..4], F1[0..4]
+_BLOCKS: _Table[bytes, tuple[int, ...]] = _Table(lambda key: _blocks(key))
 
 
 # -- the public functions -------------------------------------------------------------
@@ -131,10 +169,7 @@ def shanten(counts: Sequence[int], melds: int = 0, void: int | None = None) -> i
     a, b, c = _split(bytearray(counts))
     if void is not None:
         a, b, c = _drop_suit(a, b, c, void)
-    try:
-        answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
-    except KeyError:
-        answers = _answers_slow(a, b, c)
+    answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
     if 0 <= melds <= 4:
         return answers[melds]
     raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
@@ -152,10 +187,7 @@ def shanten_keys(keys: SuitKeys, melds: int = 0, void: int | None = None) -> int
     a, b, c = keys.keys
     if void is not None:
         a, b, c = _drop_suit(a, b, c, void)
-    try:
-        answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
-    except KeyError:
-        answers = _answers_slow(a, b, c)
+    answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
     if 0 <= melds <= 4:
         return answers[melds]
     raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
@@ -201,16 +233,15 @@ def ukeire(counts: Sequence[int], melds: int = 0, void: int | None = None,
         if suit == void:
             continue
         left, right = (keys[s] for s in range(3) if s != suit)
-        with _LOCK:
-            pair = _pair_id(_suit_id(left), _suit_id(right)) << _SHIFT
-            grown = bytearray(keys[suit])
-            for rank in range(9):
-                grown[rank] += 1
-                if _answer(pair, _suit_id(bytes(grown)))[melds] < base:
-                    kind = suit * 9 + rank
-                    seen = counts[kind] + (visible[kind] if visible is not None else 0)
-                    out.append((TILES[kind], max(COPIES - seen, 0)))
-                grown[rank] -= 1
+        pair = _PAIR[_LEFT[left] + _RIGHT[right]]
+        grown = bytearray(keys[suit])
+        for rank in range(9):
+            grown[rank] += 1
+            if _ANSWER[pair + _RIGHT[bytes(grown)]][melds] < base:
+                kind = suit * 9 + rank
+                seen = counts[kind] + (visible[kind] if visible is not None else 0)
+                out.append((TILES[kind], max(COPIES - seen, 0)))
+            grown[rank] -= 1
     return out
 
 
@@ -236,13 +267,11 @@ def ukeire_mask(keys: Sequence[bytes], melds: int = 0,
     if void is not None:
         a, b, c = _drop_suit(a, b, c, void)
     shift = melds << _MELDS_SHIFT
-    try:  # written out: this runs a dozen times per discard reviewed
-        ga = _GAINS[_PAIR[_LEFT[b] + _RIGHT[c]] + _RIGHT[a] + shift]
-        gb = _GAINS[_PAIR[_LEFT[a] + _RIGHT[c]] + _RIGHT[b] + shift]
-        gc = _GAINS[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c] + shift]
-        ra, rb, rc = _RISES[a], _RISES[b], _RISES[c]
-    except KeyError:
-        ga, gb, gc, ra, rb, rc = _gains_slow(a, b, c, melds)
+    # written out: this runs a dozen times per discard reviewed
+    ga = _GAINS[_PAIR[_LEFT[b] + _RIGHT[c]] + _RIGHT[a] + shift]
+    gb = _GAINS[_PAIR[_LEFT[a] + _RIGHT[c]] + _RIGHT[b] + shift]
+    gc = _GAINS[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c] + shift]
+    ra, rb, rc = _RISES[a], _RISES[b], _RISES[c]
     mask = 0
     for j in ga[1]:
         mask |= ra[j]
@@ -255,10 +284,11 @@ def ukeire_mask(keys: Sequence[bytes], melds: int = 0,
     return ga[0], mask
 
 
-def discard_masks(keys: Sequence[bytes], melds: int = 0, void: int | None = None
-                  ) -> dict[int, tuple[int, int]]:
-    """:func:`ukeire_mask` of the hand after each discard: for every kind the hand holds,
-    the shanten and the 进张 mask of the hand without one of it.
+def discard_masks(keys: Sequence[bytes], melds: int = 0, void: int | None = None,
+                  kinds: Sequence[int] | None = None) -> dict[int, tuple[int, int]]:
+    """:func:`ukeire_mask` of the hand after each discard: for every kind the hand holds
+    (or only those of ``kinds`` it holds), the shanten and the 进张 mask of the hand
+    without one of it.
 
     What a reviewer ranks at every turn: the look-ups of the suits a discard leaves alone
     are shared, which makes this several times cheaper than a call per discard.
@@ -272,16 +302,12 @@ def discard_masks(keys: Sequence[bytes], melds: int = 0, void: int | None = None
     """
     if not 0 <= melds <= _MAX_MELDS:
         raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
-    try:
-        return _discard_masks(keys, melds, void)
-    except KeyError:  # a look-up not in the tables yet: this fills them in
-        out = {}
-        for kind in range(NUM_KINDS):
-            if keys[kind // 9][kind % 9]:
-                trio = [bytearray(k) for k in keys]
-                trio[kind // 9][kind % 9] -= 1
-                out[kind] = ukeire_mask([bytes(k) for k in trio], melds, void)
-        return out
+    wanted = (1 << NUM_KINDS) - 1
+    if kinds is not None:
+        wanted = 0
+        for kind in kinds:
+            wanted |= 1 << kind
+    return _discard_masks(keys, melds, void, wanted)
 
 
 def keys_shanten(keys: Sequence[bytes], melds: int = 0, void: int | None = None) -> int:
@@ -296,10 +322,7 @@ def keys_shanten(keys: Sequence[bytes], melds: int = 0, void: int | None = None)
     a, b, c = keys
     if void is not None:
         a, b, c = _drop_suit(a, b, c, void)
-    try:
-        answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
-    except KeyError:
-        answers = _answers_slow(a, b, c)
+    answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
     if 0 <= melds <= _MAX_MELDS:
         return answers[melds]
     raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
@@ -321,13 +344,8 @@ def suit_variant_shantens(keys: Sequence[bytes], suit: int, variants: Sequence[b
     if not 0 <= melds <= _MAX_MELDS:
         raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
     i, j = [t for t in (0, 1, 2) if t != suit]
-    try:
-        pair = _PAIR[_LEFT[keys[i]] + _RIGHT[keys[j]]]
-        return [_ANSWER[pair + _RIGHT[v]][melds] for v in variants]
-    except KeyError:  # a look-up not in the tables yet: this fills in the same entries
-        with _LOCK:
-            pair = _pair_id(_suit_id(keys[i]), _suit_id(keys[j])) << _SHIFT
-            return [_answer(pair, _suit_id(v))[melds] for v in variants]
+    pair = _PAIR[_LEFT[keys[i]] + _RIGHT[keys[j]]]
+    return [_ANSWER[pair + _RIGHT[v]][melds] for v in variants]
 
 
 def discard_shantens(keys: Sequence[bytes], melds: int = 0, void: int | None = None
@@ -359,25 +377,16 @@ def discard_shantens(keys: Sequence[bytes], melds: int = 0, void: int | None = N
             out.update((suit * 9 + r, found) for r in range(9) if own[r])
             continue
         i, j = [t for t in (0, 1, 2) if t != suit]
-        try:
-            pair = _PAIR[_LEFT[dropped[i]] + _RIGHT[dropped[j]]]
-            removed = _REMOVED.get(own) or _removal(own)
-            for rank, q in enumerate(removed):
-                if q >= 0:
-                    out[suit * 9 + rank] = _ANSWER[pair + q][melds]
-        except KeyError:  # a look-up not in the tables yet: this fills in the same entries
-            removed = _REMOVED.get(own) or _removal(own)
-            with _LOCK:
-                pair = _pair_id(_suit_id(dropped[i]), _suit_id(dropped[j])) << _SHIFT
-                for rank, q in enumerate(removed):
-                    if q >= 0:
-                        out[suit * 9 + rank] = _answer(pair, q)[melds]
+        pair = _PAIR[_LEFT[dropped[i]] + _RIGHT[dropped[j]]]
+        for rank, q in enumerate(_REMOVED[own]):
+            if q >= 0:
+                out[suit * 9 + rank] = _ANSWER[pair + q][melds]
     return out
 
 
-def _discard_masks(keys: Sequence[bytes], melds: int, void: int | None
+def _discard_masks(keys: Sequence[bytes], melds: int, void: int | None, wanted: int
                    ) -> dict[int, tuple[int, int]]:
-    """:func:`discard_masks` from the tables alone. :raises KeyError: on a miss."""
+    """:func:`discard_masks` of the kinds in the mask ``wanted``."""
     dropped = list(keys)
     if void is not None:
         dropped[void] = _EMPTY
@@ -386,11 +395,12 @@ def _discard_masks(keys: Sequence[bytes], melds: int, void: int | None
     out: dict[int, tuple[int, int]] = {}
     for suit in range(3):
         own = keys[suit]
-        if not any(own):
+        ranks = wanted >> (9 * suit) & 0x1FF
+        if not ranks or not any(own):
             continue
         if suit == void:  # without its void tiles the hand is the same whichever goes
             found = ukeire_mask(keys, melds, void)
-            out.update((suit * 9 + r, found) for r in range(9) if own[r])
+            out.update((suit * 9 + r, found) for r in range(9) if own[r] and ranks >> r & 1)
             continue
         i, j = [t for t in (0, 1, 2) if t != suit]
         di, dj = dropped[i], dropped[j]
@@ -398,7 +408,7 @@ def _discard_masks(keys: Sequence[bytes], melds: int, void: int | None
         rises_i, rises_j = _RISES[di], _RISES[dj]
         shrunk = bytearray(own)
         for rank in range(9):
-            if not own[rank]:
+            if not own[rank] or not ranks >> rank & 1:
                 continue
             shrunk[rank] -= 1
             key = bytes(shrunk)
@@ -435,24 +445,6 @@ def _drop_suit(a: bytes, b: bytes, c: bytes, void: int) -> tuple[bytes, bytes, b
     raise ShantenInputError(f"void must be a suit 0, 1 or 2, not {void!r}")
 
 
-def _answers_slow(a: bytes, b: bytes, c: bytes) -> tuple[int, ...]:
-    """The look-up of :func:`shanten`, filling in whatever is not in the tables yet."""
-    with _LOCK:
-        pair = _pair_id(_suit_id(a), _suit_id(b)) << _SHIFT
-        return _answer(pair, _suit_id(c))
-
-
-def _gains_slow(a: bytes, b: bytes, c: bytes, melds: int
-                ) -> tuple[tuple[int, tuple[int, ...]], tuple[int, tuple[int, ...]],
-                           tuple[int, tuple[int, ...]], tuple[int, ...], tuple[int, ...],
-                           tuple[int, ...]]:
-    """The look-ups of :func:`ukeire_mask`, filling in whatever is not in the tables yet."""
-    with _LOCK:
-        ia, ib, ic = _suit_id(a), _suit_id(b), _suit_id(c)
-        return (_gain(_pair_id(ib, ic), ia, melds), _gain(_pair_id(ia, ic), ib, melds),
-                _gain(_pair_id(ia, ib), ic, melds), _rises(a), _rises(b), _rises(c))
-
-
 def _readings(f: Sequence[int]) -> tuple[int, ...]:
     """A suit's 10 block readings from its F0[0..4], F1[0..4]: for ``b`` = 0..4 blocks the
     best value when the other side holds the pair or none is made (``max(F0[b],
@@ -464,8 +456,8 @@ def _readings(f: Sequence[int]) -> tuple[int, ...]:
 
 def _gain(pair: int, q: int, melds: int) -> tuple[int, tuple[int, ...]]:
     """The shanten with ``melds`` of the profiles ``pair`` (the other two suits) and ``q``
-    (a suit) together, and which of the suit's :data:`_RISES` masks give its 进张, then
-    kept. Call with the lock held.
+    (a suit) together, and which of the suit's :data:`_RISES` masks give its 进张: what
+    :data:`_GAINS` fills in.
 
     With ``g = 4 − melds`` sets to make, the blocks give ``V``, the best over the splits
     of ``g`` blocks and the pair of the other side's reading plus the suit's
@@ -476,10 +468,6 @@ def _gain(pair: int, q: int, melds: int) -> tuple[int, tuple[int, ...]]:
     ``V`` rises exactly when a reading of a best split rises; ``t`` rises unless it is
     at 14, ``p`` when the copy pairs an odd count, unless it is at 7. Which of these
     lower the shanten depends on the profiles alone."""
-    at = (pair << _SHIFT) + q + (melds << _MELDS_SHIFT)
-    found = _GAINS.get(at)
-    if found is not None:
-        return found
     x, y = _PROFILES[pair], _PROFILES[q]
     g = 4 - melds
     ours = (*(x[b] for b in range(5)), *(x[5 + b] + 1 for b in range(5)))
@@ -507,19 +495,13 @@ def _gain(pair: int, q: int, melds: int) -> tuple[int, tuple[int, ...]]:
     if sets != base:
         by_sets = ()
     uses = (_ANY,) if _ANY in by_sets + by_pairs else tuple(sorted(set(by_sets + by_pairs)))
-    if len(_GAINS) >= GAINS_LIMIT:
-        _GAINS.clear()  # a guard on the memory: never reached in play
-    found = _GAINS[at] = (base, uses)
-    return found
+    return base, uses
 
 
 def _rises(key: bytes) -> tuple[int, ...]:
-    """The :data:`_RISES` masks of ``key``. Call with the lock held."""
-    found = _RISES.get(key)
-    if found is not None:
-        return found
-    _suit_id(key)  # checks the copies
-    blocks = _blocks(key)
+    """The :data:`_RISES` masks of ``key``, filled in by that table."""
+    _RIGHT[key]  # checks the copies
+    blocks = _BLOCKS[key]
     readings = _readings(blocks)
     masks = [0] * 12
     grown = bytearray(key)
@@ -532,7 +514,7 @@ def _rises(key: bytes) -> tuple[int, ...]:
         if n % 2:
             masks[_PAIRING] |= bit
         grown[rank] = n + 1
-        more = _blocks(bytes(grown))
+        more = _BLOCKS[bytes(grown)]
         grown[rank] = n
         if more == blocks:
             continue  # the usual case: the tile fits no block better
@@ -540,53 +522,21 @@ def _rises(key: bytes) -> tuple[int, ...]:
             if new > old:
                 assert new == old + 1, "a tile raises a block reading by one at most"
                 masks[j] |= bit
-    found = _RISES[key] = tuple(masks)
-    return found
+    return tuple(masks)
 
 
 def _removal(key: bytes) -> tuple[int, ...]:
-    """The profile id of ``key`` with one fewer of each rank (−1 for a rank it lacks)."""
-    with _LOCK:
-        shrunk = bytearray(key)
-        ids = []
-        for rank in range(9):
-            if not shrunk[rank]:
-                ids.append(-1)
-                continue
-            shrunk[rank] -= 1
-            ids.append(_suit_id(bytes(shrunk)))
-            shrunk[rank] += 1
-        found = _REMOVED[key] = tuple(ids)
-    return found
-
-
-def _suit_id(key: bytes) -> int:
-    found = _RIGHT.get(key)
-    if found is None:
-        if max(key) > MAX_COPIES:
-            raise ShantenInputError(f"at most {MAX_COPIES} copies of a kind: {list(key)}")
-        found = _intern(_suit_profile(key))
-        _LEFT[key] = found << _SHIFT
-        _RIGHT[key] = found
-    return found
-
-
-def _pair_id(i: int, j: int) -> int:
-    key = (i << _SHIFT) + j
-    found = _PAIR.get(key)
-    if found is None:
-        combined = _intern(_combine(_PROFILES[i], _PROFILES[j]))
-        _PAIR[key] = combined << _SHIFT
-        return combined
-    return found >> _SHIFT
-
-
-def _answer(pair: int, k: int) -> tuple[int, ...]:
-    found = _ANSWER.get(pair + k)
-    if found is None:
-        found = _ANSWER[pair + k] = _answers(
-            _combine(_PROFILES[pair >> _SHIFT], _PROFILES[k]))
-    return found
+    """The :data:`_REMOVED` ids of ``key``, filled in by that table."""
+    shrunk = bytearray(key)
+    ids = []
+    for rank in range(9):
+        if not shrunk[rank]:
+            ids.append(-1)
+            continue
+        shrunk[rank] -= 1
+        ids.append(_RIGHT[bytes(shrunk)])
+        shrunk[rank] += 1
+    return tuple(ids)
 
 
 def _intern(profile: _Profile) -> int:
@@ -601,10 +551,10 @@ def _intern(profile: _Profile) -> int:
 def _blocks(key: bytes) -> tuple[int, ...]:
     """F0[0..4], F1[0..4] of one suit (see _Profile), by the role of its lowest tile: it
     stays single, is the pair, or starts a pung, a chow or a partial set (two of a kind,
-    neighbours, a gap) — any of which may be one of the ``b`` blocks."""
-    found = _BLOCKS.get(key)
-    if found is not None:
-        return found
+    neighbours, a gap) — any of which may be one of the ``b`` blocks. Filled in by
+    :data:`_BLOCKS`."""
+    if not any(key):
+        return (0, 0, 0, 0, 0, *[_NONE] * 5)
     c = bytearray(key)
     i = next(r for r in range(9) if c[r])
     best = list(_blocks_without(c, (i,)))
@@ -629,22 +579,20 @@ def _blocks(key: bytes) -> tuple[int, ...]:
             block((i, i + 1, i + 2), 2)
     if i <= 6 and c[i + 2]:
         block((i, i + 2), 1)
-    found = tuple(v if v >= 0 else _NONE for v in best)
-    _BLOCKS[key] = found
-    return found
+    return tuple(v if v >= 0 else _NONE for v in best)
 
 
 def _blocks_without(c: bytearray, ranks: tuple[int, ...]) -> tuple[int, ...]:
     for r in ranks:
         c[r] -= 1
-    found = _blocks(bytes(c))
+    found = _BLOCKS[bytes(c)]
     for r in ranks:
         c[r] += 1
     return found
 
 
 def _suit_profile(key: bytes) -> _Profile:
-    return (*_blocks(key), min(sum(n // 2 for n in key), 7), min(sum(key), 14))
+    return (*_BLOCKS[key], min(sum(n // 2 for n in key), 7), min(sum(key), 14))
 
 
 def _combine(x: _Profile, y: _Profile) -> _Profile:
