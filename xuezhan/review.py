@@ -428,25 +428,33 @@ def _scored(keys: Sequence[bytes], melds: int, void: int | None, kind: int, befo
 
 
 def _leaders(keys: Sequence[bytes], melds: int, void: int | None, kinds: Sequence[int],
-             left: _Left) -> tuple[int, dict[int, Option], Option]:
-    """The shanten of the hand, the discards of ``kinds`` that leave the lowest shanten
-    (scored) and the first of them with the most unseen 进张: the option a full ranking
-    puts first, found without counting the 进张 of the others. ``kinds`` is not empty."""
+             left: _Left) -> tuple[int, dict[int, tuple[int, int]], Option]:
+    """The shanten of the hand, the shanten and 进张 mask of each discard of ``kinds``
+    that leaves the lowest shanten, and the first of them with the most unseen 进张 (an
+    option): the one a full ranking puts first, found without counting the 进张 of the
+    others. ``kinds`` is not empty."""
     before = keys_shanten(keys, melds, void)
     after = discard_shantens(keys, melds, void)
     low = min(after[k] for k in kinds)
-    masks = discard_masks(keys, melds, void, [k for k in kinds if after[k] == low])
-    scored = {k: _option(_NAMES[k], before, *masks[k], left) for k in kinds if after[k] == low}
-    best = max(scored.values(), key=lambda o: o.unseen)  # the first of equals, as sorted
-    return before, scored, best
+    scored = discard_masks(keys, melds, void, [k for k in kinds if after[k] == low])
+    a, b, c, d = left.levels  # _unseen written out: this runs for every leader
+    most, kind, mask = -1, -1, 0
+    for k in kinds:  # the first of equals, as a stable sort leaves them
+        found = scored.get(k)
+        if found is not None:
+            m = found[1]
+            n = (m & a).bit_count() + (m & b).bit_count() + (m & c).bit_count() + (
+                m & d).bit_count()
+            if n > most:
+                most, kind, mask = n, k, m
+    return before, scored, Option(_NAMES[kind], before, low, mask, left.counts, most)
 
 
 def _all_discards(keys: Sequence[bytes], melds: int, void: int | None,
-                  kinds: Sequence[int], before: int, left: _Left,
-                  scored: dict[int, Option]) -> list[Option]:
-    """Every discard of ``kinds`` scored, in their order (those in ``scored`` reused)."""
+                  kinds: Sequence[int], before: int, left: _Left) -> list[Option]:
+    """Every discard of ``kinds`` scored, in their order."""
     after = discard_masks(keys, melds, void)
-    return [scored.get(k) or _option(_NAMES[k], before, *after[k], left) for k in kinds]
+    return [_option(_NAMES[k], before, *after[k], left) for k in kinds]
 
 
 class _Reviewer:
@@ -616,14 +624,17 @@ class _Reviewer:
             kinds.append(tile)
         left = self.eyes.left(seat, keys)
         before, scored, best = _leaders(keys, melds, void, kinds, left)
-        chosen = scored.get(tile) or _scored(keys, melds, void, tile, before, left)
-        scored[tile] = chosen
+        if best.chosen == _NAMES[tile]:
+            chosen = best
+        elif tile in scored:
+            chosen = _option(_NAMES[tile], before, *scored[tile], left)
+        else:
+            chosen = _scored(keys, melds, void, tile, before, left)
         holds_void = void is not None and tile // 9 != void and any(keys[void])
         detail: dict[str, Any] = {}
         if chosen.shanten_after == 0 and not self.ready[seat]:
             detail["ready"] = self._ready(table, seat, tile, chosen)
-        ranking = _Ranked(build=lambda: _all_discards(keys, melds, void, kinds, before, left,
-                                                      scored))
+        ranking = _Ranked(build=lambda: _all_discards(keys, melds, void, kinds, before, left))
         self._decide(index, seat, "discard", chosen, best, ranking, detail,
                      verdict="void_held" if holds_void else None)
 

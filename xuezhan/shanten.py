@@ -135,12 +135,16 @@ _ANSWER: _Table[int, tuple[int, ...]] = _Table(
 #: draw in the suit lowers the shanten exactly when it raises a block reading that the
 #: best split of the blocks between the two sides uses (see _gain). Profiles settle, so
 #: this table does too (like _ANSWER), whatever suit keys come
-_GAINS: _Table[int, tuple[int, tuple[int, ...]]] = _Table(
+_GAINS: _Table[int, tuple[int, int]] = _Table(
     lambda at: _gain(at >> _SHIFT & _ID, at & _ID, at >> _MELDS_SHIFT))
 #: suit key -> 12 rank masks: for each of its 10 block readings (see _readings) the
 #: ranks whose extra copy raises it (by one: never more), then the ranks whose extra
 #: copy makes one more pair, then the ranks that may take one more copy at all
-_RISES: _Table[bytes, tuple[int, ...]] = _Table(lambda key: _rises(key))
+_RISES: _Table[bytes, _Rises] = _Table(lambda key: _rises(key))
+#: suit key -> its 10 block readings (see _readings), 4 bits each (none passes 9), so
+#: that which readings a tile raises is one subtraction
+_PACKED: _Table[bytes, int] = _Table(lambda key: _packed(key))
+_NIBBLE_ONES = sum(1 << (4 * j) for j in range(10))
 #: suit key -> the profile ids of the key with one fewer of each rank (−1 for a rank it
 #: lacks)
 _REMOVED: _Table[bytes, tuple[int, ...]] = _Table(lambda key: _removal(key))
@@ -272,13 +276,7 @@ def ukeire_mask(keys: Sequence[bytes], melds: int = 0,
     gb = _GAINS[_PAIR[_LEFT[a] + _RIGHT[c]] + _RIGHT[b] + shift]
     gc = _GAINS[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c] + shift]
     ra, rb, rc = _RISES[a], _RISES[b], _RISES[c]
-    mask = 0
-    for j in ga[1]:
-        mask |= ra[j]
-    for j in gb[1]:
-        mask |= rb[j] << 9
-    for j in gc[1]:
-        mask |= rc[j] << 18
+    mask = ra[ga[1]] | rb[gb[1]] << 9 | rc[gc[1]] << 18
     if void is not None:
         mask &= ~(0x1FF << (9 * void))
     return ga[0], mask
@@ -419,15 +417,8 @@ def _discard_masks(keys: Sequence[bytes], melds: int, void: int | None, wanted: 
                          else _PAIR[_LEFT[dj] + _RIGHT[key]]) + _RIGHT[di] + shift]
             gj = _GAINS[(_PAIR[_LEFT[di] + _RIGHT[key]] if i < suit
                          else _PAIR[_LEFT[key] + _RIGHT[di]]) + _RIGHT[dj] + shift]
-            rises = _RISES[key]
-            ms = mi = mj = 0
-            for t in gs[1]:
-                ms |= rises[t]
-            for t in gi[1]:
-                mi |= rises_i[t]
-            for t in gj[1]:
-                mj |= rises_j[t]
-            mask = ms << (9 * suit) | mi << (9 * i) | mj << (9 * j)
+            mask = (_RISES[key][gs[1]] << (9 * suit) | rises_i[gi[1]] << (9 * i)
+                    | rises_j[gj[1]] << (9 * j))
             out[suit * 9 + rank] = gs[0], mask & keep
     return out
 
@@ -454,7 +445,7 @@ def _readings(f: Sequence[int]) -> tuple[int, ...]:
             a3 if a3 > p3 else p3 + 1, a4 if a4 > p4 else p4 + 1, a0, a1, a2, a3, a4)
 
 
-def _gain(pair: int, q: int, melds: int) -> tuple[int, tuple[int, ...]]:
+def _gain(pair: int, q: int, melds: int) -> tuple[int, int]:
     """The shanten with ``melds`` of the profiles ``pair`` (the other two suits) and ``q``
     (a suit) together, and which of the suit's :data:`_RISES` masks give its 进张: what
     :data:`_GAINS` fills in.
@@ -494,15 +485,35 @@ def _gain(pair: int, q: int, melds: int) -> tuple[int, tuple[int, ...]]:
             by_pairs = (_ANY,) if seven_x < seven_y else (_PAIRING,) if pairs < 7 else ()
     if sets != base:
         by_sets = ()
-    uses = (_ANY,) if _ANY in by_sets + by_pairs else tuple(sorted(set(by_sets + by_pairs)))
-    return base, uses
+    uses = 0
+    for j in by_sets + by_pairs:
+        uses |= 1 << j
+    return base, 1 << _ANY if uses >> _ANY & 1 else uses
 
 
-def _rises(key: bytes) -> tuple[int, ...]:
+class _Rises(dict[int, int]):
+    """A suit key's 12 rank masks (``masks``, see :data:`_RISES`) and, filled in as they
+    are asked for, the union of those a :data:`_GAINS` entry names (a 12-bit set)."""
+
+    __slots__ = ("masks",)
+
+    def __init__(self, masks: tuple[int, ...]) -> None:
+        super().__init__()
+        self.masks = masks
+
+    def __missing__(self, uses: int) -> int:
+        out = 0
+        for j, mask in enumerate(self.masks):
+            if uses >> j & 1:
+                out |= mask
+        self[uses] = out  # a handful per key
+        return out
+
+
+def _rises(key: bytes) -> _Rises:
     """The :data:`_RISES` masks of ``key``, filled in by that table."""
     _RIGHT[key]  # checks the copies
-    blocks = _BLOCKS[key]
-    readings = _readings(blocks)
+    readings = _PACKED[key]
     masks = [0] * 12
     grown = bytearray(key)
     for rank in range(9):
@@ -514,15 +525,23 @@ def _rises(key: bytes) -> tuple[int, ...]:
         if n % 2:
             masks[_PAIRING] |= bit
         grown[rank] = n + 1
-        more = _BLOCKS[bytes(grown)]
+        risen = _PACKED[bytes(grown)] - readings  # a 1 in the nibble of each reading raised
         grown[rank] = n
-        if more == blocks:
-            continue  # the usual case: the tile fits no block better
-        for j, (old, new) in enumerate(zip(readings, _readings(more), strict=True)):
-            if new > old:
-                assert new == old + 1, "a tile raises a block reading by one at most"
-                masks[j] |= bit
-    return tuple(masks)
+        assert not risen & ~_NIBBLE_ONES, "a tile raises a block reading by one at most"
+        while risen:
+            low = risen & -risen
+            masks[(low.bit_length() - 1) >> 2] |= bit
+            risen ^= low
+    return _Rises(tuple(masks))
+
+
+def _packed(key: bytes) -> int:
+    """The :data:`_PACKED` readings of ``key`` (:func:`_readings`, written out)."""
+    a0, a1, a2, a3, a4, p0, p1, p2, p3, p4 = _BLOCKS[key]
+    return ((a0 if a0 > p0 else p0 + 1) | (a1 if a1 > p1 else p1 + 1) << 4
+            | (a2 if a2 > p2 else p2 + 1) << 8 | (a3 if a3 > p3 else p3 + 1) << 12
+            | (a4 if a4 > p4 else p4 + 1) << 16
+            | a0 << 20 | a1 << 24 | a2 << 28 | a3 << 32 | a4 << 36)
 
 
 def _removal(key: bytes) -> tuple[int, ...]:
