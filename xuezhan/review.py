@@ -135,7 +135,8 @@ class Decision:
     verdict: str
     shanten_before: int
     shanten_after: int
-    ukeire: tuple[tuple[Tile, int], ...]
+    picked: Option = field(repr=False)
+    """The chosen option (its 进张 is :attr:`ukeire`)."""
     options: _Ranked = field(repr=False, compare=False)
     """The options, ranked when first asked for (see :attr:`alternatives`)."""
     loss: int
@@ -143,6 +144,12 @@ class Decision:
     detail: dict[str, Any] = field(default_factory=dict)
     """What the kind adds: fewest-tiles suit, kong money, waits before and after, the fan
     of a passed win, the ready hand's quality."""
+
+    @property
+    def ukeire(self) -> tuple[tuple[Tile, int], ...]:
+        """The chosen option's 进张 with the copies unseen to the player, in tile order
+        (listed when read: a summary does not need it)."""
+        return self.picked.ukeire
 
     @property
     def alternatives(self) -> tuple[Option, ...]:
@@ -156,7 +163,7 @@ class Decision:
             "round": self.round, "event": self.event, "seat": self.seat, "kind": self.kind,
             "chosen": self.chosen, "verdict": self.verdict,
             "shanten_before": self.shanten_before, "shanten_after": self.shanten_after,
-            "ukeire": [{"tile": str(t), "unseen": n} for t, n in self.ukeire],
+            "ukeire": _ukeire_json(self.picked.mask, self.picked.left),
             "alternatives": [{**o.to_json(), "verdict": _verdict_of(i, o, best)}
                              for i, o in enumerate(alternatives)],
             "loss": self.loss, "detail": self.detail,
@@ -792,7 +799,7 @@ class _Reviewer:
         judged, loss = _judge(chosen, best)
         self.decisions.append(Decision(
             self.round, index, seat, kind, chosen.chosen, verdict or judged,
-            chosen.shanten_before, chosen.shanten_after, chosen.ukeire, ranking, loss,
+            chosen.shanten_before, chosen.shanten_after, chosen, ranking, loss,
             detail))
 
 

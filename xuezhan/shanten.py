@@ -141,10 +141,12 @@ _GAINS: _Table[int, tuple[int, int]] = _Table(
 #: ranks whose extra copy raises it (by one: never more), then the ranks whose extra
 #: copy makes one more pair, then the ranks that may take one more copy at all
 _RISES: _Table[bytes, _Rises] = _Table(lambda key: _rises(key))
-#: suit key -> its 10 block readings (see _readings), 4 bits each (none passes 9), so
-#: that which readings a tile raises is one subtraction
+#: suit key -> its 10 block readings (see _readings), a 16-bit field each (none passes
+#: 9), so that which readings a tile raises is one subtraction, and the ranks that raise
+#: each, shifted into its field, add up without carries
 _PACKED: _Table[bytes, int] = _Table(lambda key: _packed(key))
-_NIBBLE_ONES = sum(1 << (4 * j) for j in range(10))
+_FIELD = 16
+_FIELD_ONES = sum(1 << (_FIELD * j) for j in range(10))
 #: suit key -> the profile ids of the key with one fewer of each rank (−1 for a rank it
 #: lacks)
 _REMOVED: _Table[bytes, tuple[int, ...]] = _Table(lambda key: _removal(key))
@@ -514,34 +516,30 @@ def _rises(key: bytes) -> _Rises:
     """The :data:`_RISES` masks of ``key``, filled in by that table."""
     _RIGHT[key]  # checks the copies
     readings = _PACKED[key]
-    masks = [0] * 12
+    rises = pairing = growing = 0
     grown = bytearray(key)
     for rank in range(9):
         n = grown[rank]
         if n >= MAX_COPIES:
             continue
-        bit = 1 << rank
-        masks[_ANY] |= bit
+        growing |= 1 << rank
         if n % 2:
-            masks[_PAIRING] |= bit
+            pairing |= 1 << rank
         grown[rank] = n + 1
-        risen = _PACKED[bytes(grown)] - readings  # a 1 in the nibble of each reading raised
+        risen = _PACKED[bytes(grown)] - readings  # a 1 at the field of each reading raised
         grown[rank] = n
-        assert not risen & ~_NIBBLE_ONES, "a tile raises a block reading by one at most"
-        while risen:
-            low = risen & -risen
-            masks[(low.bit_length() - 1) >> 2] |= bit
-            risen ^= low
-    return _Rises(tuple(masks))
+        assert not risen & ~_FIELD_ONES, "a tile raises a block reading by one at most"
+        rises |= risen << rank  # field j gathers the ranks that raise reading j
+    return _Rises((*(rises >> (_FIELD * j) & 0x1FF for j in range(10)), pairing, growing))
 
 
 def _packed(key: bytes) -> int:
     """The :data:`_PACKED` readings of ``key`` (:func:`_readings`, written out)."""
     a0, a1, a2, a3, a4, p0, p1, p2, p3, p4 = _BLOCKS[key]
-    return ((a0 if a0 > p0 else p0 + 1) | (a1 if a1 > p1 else p1 + 1) << 4
-            | (a2 if a2 > p2 else p2 + 1) << 8 | (a3 if a3 > p3 else p3 + 1) << 12
-            | (a4 if a4 > p4 else p4 + 1) << 16
-            | a0 << 20 | a1 << 24 | a2 << 28 | a3 << 32 | a4 << 36)
+    return ((a0 if a0 > p0 else p0 + 1) | (a1 if a1 > p1 else p1 + 1) << 16
+            | (a2 if a2 > p2 else p2 + 1) << 32 | (a3 if a3 > p3 else p3 + 1) << 48
+            | (a4 if a4 > p4 else p4 + 1) << 64
+            | a0 << 80 | a1 << 96 | a2 << 112 | a3 << 128 | a4 << 144)
 
 
 def _removal(key: bytes) -> tuple[int, ...]:
