@@ -55,8 +55,8 @@ from xuezhan.replay import RoundWalk
 from xuezhan.rules import Rules
 from xuezhan.schema import validate_document
 from xuezhan.shanten import (
+    discard_leaders,
     discard_masks,
-    discard_shantens,
     keys_shanten,
     suit_variant_shantens,
     ukeire_mask,
@@ -441,20 +441,16 @@ def _leaders(keys: Sequence[bytes], melds: int, void: int | None, kinds: Sequenc
     option): the one a full ranking puts first, found without counting the 进张 of the
     others. ``kinds`` is not empty."""
     before = keys_shanten(keys, melds, void)
-    after = discard_shantens(keys, melds, void)
-    low = min(after[k] for k in kinds)
-    scored = discard_masks(keys, melds, void, [k for k in kinds if after[k] == low])
+    scored = discard_leaders(keys, kinds, melds, void)
     a, b, c, d = left.levels  # _unseen written out: this runs for every leader
     most, kind, mask = -1, -1, 0
-    for k in kinds:  # the first of equals, as a stable sort leaves them
-        found = scored.get(k)
-        if found is not None:
-            m = found[1]
-            n = (m & a).bit_count() + (m & b).bit_count() + (m & c).bit_count() + (
-                m & d).bit_count()
-            if n > most:
-                most, kind, mask = n, k, m
-    return before, scored, Option(_NAMES[kind], before, low, mask, left.counts, most)
+    for k, (_, m) in scored.items():  # the first of equals, as a stable sort leaves them
+        n = (m & a).bit_count() + (m & b).bit_count() + (m & c).bit_count() + (
+            m & d).bit_count()
+        if n > most:
+            most, kind, mask = n, k, m
+    return before, scored, Option(_NAMES[kind], before, scored[kind][0], mask, left.counts,
+                                  most)
 
 
 def _all_discards(keys: Sequence[bytes], melds: int, void: int | None,

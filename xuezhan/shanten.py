@@ -384,6 +384,47 @@ def discard_shantens(keys: Sequence[bytes], melds: int = 0, void: int | None = N
     return out
 
 
+def discard_leaders(keys: Sequence[bytes], kinds: Sequence[int], melds: int = 0,
+                    void: int | None = None) -> dict[int, tuple[int, int]]:
+    """:func:`discard_masks` of the discards among ``kinds`` (kinds the hand holds, at
+    least one) that leave the lowest shanten, in the order of ``kinds``: what a reviewer
+    needs to judge a discard, in one pass (the shanten of each discard from the suit's
+    look-ups, then the masks of the lowest only).
+
+    >>> from xuezhan.hand import SuitKeys
+    >>> from xuezhan.tiles import counts_of, parse_tiles
+    >>> keys = SuitKeys(counts_of(parse_tiles("123m456m789m23p55s9s"))).keys
+    >>> [(str(TILES[k]), s) for k, (s, _) in discard_leaders(keys, [0, 12, 25, 26]).items()]
+    [('9s', 0)]
+    """
+    if not 0 <= melds <= _MAX_MELDS:
+        raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
+    dropped = list(keys)
+    if void is not None:
+        dropped = list(_drop_suit(keys[0], keys[1], keys[2], void))
+    pairs = [_PAIR[_LEFT[dropped[1]] + _RIGHT[dropped[2]]],
+             _PAIR[_LEFT[dropped[0]] + _RIGHT[dropped[2]]],
+             _PAIR[_LEFT[dropped[0]] + _RIGHT[dropped[1]]]]
+    removed = [_REMOVED[k] for k in keys]
+    voided = _ANSWER[pairs[void] + _RIGHT[_EMPTY]][melds] if void is not None else 0
+    low, leaders = 99, []
+    for kind in kinds:
+        suit, rank = divmod(kind, 9)
+        if suit == void:
+            found = voided
+        else:
+            q = removed[suit][rank]
+            if q < 0:
+                raise ShantenInputError(f"the hand holds no {TILES[kind]}")
+            found = _ANSWER[pairs[suit] + q][melds]
+        if found < low:
+            low, leaders = found, [kind]
+        elif found == low:
+            leaders.append(kind)
+    masks = _discard_masks(keys, melds, void, sum(1 << k for k in leaders))
+    return {k: masks[k] for k in leaders}
+
+
 def _discard_masks(keys: Sequence[bytes], melds: int, void: int | None, wanted: int
                    ) -> dict[int, tuple[int, int]]:
     """:func:`discard_masks` of the kinds in the mask ``wanted``."""

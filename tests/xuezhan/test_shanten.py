@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from functools import cache
 
 import pytest
@@ -12,6 +13,7 @@ from xuezhan.errors import TileCountError
 from xuezhan.hand import SuitKeys, is_ready, is_winning
 from xuezhan.shanten import (
     ShantenInputError,
+    discard_leaders,
     discard_masks,
     discard_shantens,
     keys_shanten,
@@ -325,3 +327,18 @@ def test_discard_masks_are_the_ukeire_masks_of_the_hand_without_each_kind(
         kept[kind] -= 1
         assert after == shanten(kept, melds, void)
         assert [k for k in range(27) if mask >> k & 1] == drawn_improving(kept, melds, void)
+
+
+@FAST
+@given(hands(extra=1), st.one_of(st.none(), st.integers(0, 2)), st.randoms())
+def test_discard_leaders_are_the_discards_of_the_kinds_given_at_the_lowest_shanten(
+        hand: tuple[list[int], int], void: int | None, rnd: random.Random) -> None:
+    counts, melds = hand
+    keys = SuitKeys(counts).keys
+    held = [k for k in range(27) if counts[k]]
+    kinds = rnd.sample(held, rnd.randint(1, len(held)))
+    after = discard_masks(keys, melds, void)
+    low = min(after[k][0] for k in kinds)
+    found = discard_leaders(keys, kinds, melds, void)
+    assert list(found) == [k for k in kinds if after[k][0] == low]
+    assert all(found[k] == after[k] for k in found)
