@@ -70,6 +70,7 @@ VERDICTS = ("best", "equal", "worse", "void_held", "passed")
 MISTAKES = ("worse", "void_held")
 _NAMED = {str(t): t for t in TILES}
 _NAMES = [str(t) for t in TILES]
+_NO_TILES = bytes(9)  # a suit key holding nothing
 _KONG_KIND = {"ming": "direct", "jia": "added", "an": "concealed"}
 
 
@@ -633,7 +634,7 @@ class _Reviewer:
             chosen = _option(_NAMES[tile], before, *scored[tile], left)
         else:
             chosen = _scored(keys, melds, void, tile, before, left)
-        holds_void = void is not None and tile // 9 != void and any(keys[void])
+        holds_void = void is not None and tile // 9 != void and keys[void] != _NO_TILES
         detail: dict[str, Any] = {}
         if chosen.shanten_after == 0 and not self.ready[seat]:
             detail["ready"] = self._ready(table, seat, tile, chosen)

@@ -82,6 +82,8 @@ _PROFILES: list[_Profile] = []
 _PROFILE_IDS: dict[_Profile, int] = {}
 _MELDS_SHIFT = 2 * _SHIFT
 _ID = (1 << _SHIFT) - 1
+#: the other two suits of each suit, in order
+_OTHERS = ((1, 2), (0, 2), (0, 1))
 #: the _RISES masks after the 10 readings: ranks that make a pair, ranks that may grow
 _PAIRING, _ANY = 10, 11
 #: a suit-key table is emptied when it reaches this many entries, a guard on the memory
@@ -370,7 +372,7 @@ def discard_shantens(keys: Sequence[bytes], melds: int = 0, void: int | None = N
     out: dict[int, int] = {}
     for suit in range(3):
         own = keys[suit]
-        if not any(own):
+        if own == _EMPTY:
             continue
         if suit == void:  # without its void tiles the hand is the same whichever goes
             found = keys_shanten(keys, melds, void)
@@ -407,7 +409,7 @@ def discard_leaders(keys: Sequence[bytes], kinds: Sequence[int], melds: int = 0,
              _PAIR[_LEFT[dropped[0]] + _RIGHT[dropped[1]]]]
     removed = [_REMOVED[k] for k in keys]
     voided = _ANSWER[pairs[void] + _RIGHT[_EMPTY]][melds] if void is not None else 0
-    low, leaders = 99, []
+    low, leaders, wanted = 99, [], 0
     for kind in kinds:
         suit, rank = divmod(kind, 9)
         if suit == void:
@@ -418,10 +420,11 @@ def discard_leaders(keys: Sequence[bytes], kinds: Sequence[int], melds: int = 0,
                 raise ShantenInputError(f"the hand holds no {TILES[kind]}")
             found = _ANSWER[pairs[suit] + q][melds]
         if found < low:
-            low, leaders = found, [kind]
+            low, leaders, wanted = found, [kind], 1 << kind
         elif found == low:
             leaders.append(kind)
-    masks = _discard_masks(keys, melds, void, sum(1 << k for k in leaders))
+            wanted |= 1 << kind
+    masks = _discard_masks(keys, melds, void, wanted)
     return {k: masks[k] for k in leaders}
 
 
@@ -437,19 +440,22 @@ def _discard_masks(keys: Sequence[bytes], melds: int, void: int | None, wanted: 
     for suit in range(3):
         own = keys[suit]
         ranks = wanted >> (9 * suit) & 0x1FF
-        if not ranks or not any(own):
+        if not ranks or own == _EMPTY:
             continue
         if suit == void:  # without its void tiles the hand is the same whichever goes
             found = ukeire_mask(keys, melds, void)
             out.update((suit * 9 + r, found) for r in range(9) if own[r] and ranks >> r & 1)
             continue
-        i, j = [t for t in (0, 1, 2) if t != suit]
+        i, j = _OTHERS[suit]
         di, dj = dropped[i], dropped[j]
         pair = _PAIR[_LEFT[di] + _RIGHT[dj]]
         rises_i, rises_j = _RISES[di], _RISES[dj]
         shrunk = bytearray(own)
-        for rank in range(9):
-            if not own[rank] or not ranks >> rank & 1:
+        while ranks:  # the ranks wanted, lowest first
+            low = ranks & -ranks
+            ranks ^= low
+            rank = low.bit_length() - 1
+            if not own[rank]:
                 continue
             shrunk[rank] -= 1
             key = bytes(shrunk)
@@ -611,7 +617,7 @@ def _blocks(key: bytes) -> tuple[int, ...]:
     stays single, is the pair, or starts a pung, a chow or a partial set (two of a kind,
     neighbours, a gap) — any of which may be one of the ``b`` blocks. Filled in by
     :data:`_BLOCKS`."""
-    if not any(key):
+    if key == _EMPTY:
         return (0, 0, 0, 0, 0, *[_NONE] * 5)
     c = bytearray(key)
     i = next(r for r in range(9) if c[r])
