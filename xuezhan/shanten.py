@@ -86,11 +86,12 @@ _ID = (1 << _SHIFT) - 1
 _OTHERS = ((1, 2), (0, 2), (0, 1))
 #: the _RISES masks after the 10 readings: ranks that make a pair, ranks that may grow
 _PAIRING, _ANY = 10, 11
-#: a suit-key table is emptied when it reaches this many entries, a guard on the memory
-#: (each entry some 100–250 bytes: about 100 MB for the seven tables at most). A stream
-#: of new hands keeps meeting suit keys (some 40 a round); the tables keyed by profiles
-#: settle at a few tens of thousands and are bounded the same way
-TABLE_LIMIT = 1 << 19
+#: a table is emptied when it reaches this many entries (_RISES and _REMOVED: half as
+#: many), a guard on the memory. A stream of new hands keeps meeting suit keys (some 35
+#: a round reach _RIGHT): at 100–600 bytes an entry, the six tables keyed by suit keys
+#: come to about 125 MB at most (docs/review.md); the three keyed by profiles settle at
+#: some 20,000 entries each and are bounded the same way
+TABLE_LIMIT = 1 << 17
 _LOCK = threading.RLock()
 
 _K = TypeVar("_K")
@@ -101,16 +102,17 @@ class _Table(dict[_K, _V]):
     """A table filled in on a miss: a hit is a plain dictionary look-up, a miss calls
     ``fill`` (with the lock held: ids are handed out in order) and keeps its answer."""
 
-    __slots__ = ("_fill",)
+    __slots__ = ("_fill", "_limit")
 
-    def __init__(self, fill: Callable[[_K], _V]) -> None:
+    def __init__(self, fill: Callable[[_K], _V], limit: int = TABLE_LIMIT) -> None:
         super().__init__()
         self._fill = fill
+        self._limit = limit
 
     def __missing__(self, key: _K) -> _V:
         with _LOCK:
             found = self._fill(key)
-            if len(self) >= TABLE_LIMIT:
+            if len(self) >= self._limit:
                 self.clear()
             self[key] = found
         return found
@@ -142,7 +144,7 @@ _GAINS: _Table[int, tuple[int, int]] = _Table(
 #: suit key -> 12 rank masks: for each of its 10 block readings (see _readings) the
 #: ranks whose extra copy raises it (by one: never more), then the ranks whose extra
 #: copy makes one more pair, then the ranks that may take one more copy at all
-_RISES: _Table[bytes, _Rises] = _Table(lambda key: _rises(key))
+_RISES: _Table[bytes, _Rises] = _Table(lambda key: _rises(key), TABLE_LIMIT // 2)
 #: suit key -> its 10 block readings (see _readings), a 16-bit field each (none passes
 #: 9), so that which readings a tile raises is one subtraction, and the ranks that raise
 #: each, shifted into its field, add up without carries
@@ -151,7 +153,7 @@ _FIELD = 16
 _FIELD_ONES = sum(1 << (_FIELD * j) for j in range(10))
 #: suit key -> the profile ids of the key with one fewer of each rank (−1 for a rank it
 #: lacks)
-_REMOVED: _Table[bytes, tuple[int, ...]] = _Table(lambda key: _removal(key))
+_REMOVED: _Table[bytes, tuple[int, ...]] = _Table(lambda key: _removal(key), TABLE_LIMIT // 2)
 #: suit key -> its F0[0..4], F1[0..4]
 _BLOCKS: _Table[bytes, tuple[int, ...]] = _Table(lambda key: _blocks(key))
 

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from xuezhan import shanten as shanten_module
 from xuezhan.errors import TileCountError
 from xuezhan.hand import SuitKeys, is_ready, is_winning
 from xuezhan.shanten import (
@@ -342,3 +343,20 @@ def test_discard_leaders_are_the_discards_of_the_kinds_given_at_the_lowest_shant
     found = discard_leaders(keys, kinds, melds, void)
     assert list(found) == [k for k in kinds if after[k][0] == low]
     assert all(found[k] == after[k] for k in found)
+
+
+def test_tables_emptied_at_their_limit_give_the_same_answers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rnd = random.Random(11)
+    hands = [[min(t, 4) for t in counts_of(rnd.sample(range(27), 13))] for _ in range(30)]
+    expected = [(ukeire_mask(SuitKeys(h).keys), discard_masks(SuitKeys(h).keys, 0, 1))
+                for h in hands]
+    for table in (shanten_module._RIGHT, shanten_module._LEFT, shanten_module._BLOCKS,
+                  shanten_module._PACKED, shanten_module._RISES, shanten_module._REMOVED,
+                  shanten_module._PAIR, shanten_module._ANSWER, shanten_module._GAINS):
+        table.clear()
+        monkeypatch.setattr(table, "_limit", 3)  # emptied again and again, even mid-fill
+    found = [(ukeire_mask(SuitKeys(h).keys), discard_masks(SuitKeys(h).keys, 0, 1))
+             for h in hands]
+    assert found == expected
+    assert all(len(t) <= 3 for t in (shanten_module._RISES, shanten_module._BLOCKS))
