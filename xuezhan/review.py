@@ -455,9 +455,12 @@ def _leaders(keys: Sequence[bytes], melds: int, void: int | None, kinds: Sequenc
 
 
 def _all_discards(keys: Sequence[bytes], melds: int, void: int | None,
-                  kinds: Sequence[int], before: int, left: _Left) -> list[Option]:
-    """Every discard of ``kinds`` scored, in their order."""
-    after = discard_masks(keys, melds, void)
+                  kinds: Sequence[int], before: int, left: _Left,
+                  scored: dict[int, tuple[int, int]]) -> list[Option]:
+    """Every discard of ``kinds`` scored, in their order (the shanten and masks in
+    ``scored`` reused)."""
+    after = discard_masks(keys, melds, void, [k for k in kinds if k not in scored])
+    after.update(scored)
     return [_option(_NAMES[k], before, *after[k], left) for k in kinds]
 
 
@@ -638,7 +641,8 @@ class _Reviewer:
         detail: dict[str, Any] = {}
         if chosen.shanten_after == 0 and not self.ready[seat]:
             detail["ready"] = self._ready(table, seat, tile, chosen)
-        ranking = _Ranked(build=lambda: _all_discards(keys, melds, void, kinds, before, left))
+        ranking = _Ranked(build=lambda: _all_discards(keys, melds, void, kinds, before, left,
+                                                      scored))
         self._decide(index, seat, "discard", chosen, best, ranking, detail,
                      verdict="void_held" if holds_void else None)
 
