@@ -398,7 +398,7 @@ def discard_leaders(keys: Sequence[bytes], kinds: Sequence[int], melds: int = 0,
     >>> from xuezhan.hand import SuitKeys
     >>> from xuezhan.tiles import counts_of, parse_tiles
     >>> keys = SuitKeys(counts_of(parse_tiles("123m456m789m23p55s9s"))).keys
-    >>> [(str(TILES[k]), s) for k, (s, _) in discard_leaders(keys, [0, 12, 25, 26]).items()]
+    >>> [(str(TILES[k]), s) for k, (s, _) in discard_leaders(keys, [0, 10, 22, 26]).items()]
     [('9s', 0)]
     """
     if not 0 <= melds <= _MAX_MELDS:
