@@ -663,18 +663,24 @@ def _suit_profile(key: bytes) -> _Profile:
 
 def _combine(x: _Profile, y: _Profile) -> _Profile:
     """The profile of two suits together: blocks and the one pair shared out between
-    them in the best way."""
-    best = [_NONE] * 10
-    for hx in (0, 1):
-        for hy in range(2 - hx):
-            for bx in range(5):
-                vx = x[5 * hx + bx]
-                for by in range(5 - bx):
-                    slot = 5 * (hx + hy) + bx + by
-                    value = vx + y[5 * hy + by]
-                    if value > best[slot]:
-                        best[slot] = value
-    return (*(max(v, _NONE) for v in best), min(x[10] + y[10], 7), min(x[11] + y[11], 14))
+    them in the best way (the best split of ``b`` blocks, written out: every profile
+    pair the tables meet costs one)."""
+    x0, x1, x2, x3, x4, p0, p1, p2, p3, p4 = x[:10]
+    y0, y1, y2, y3, y4, q0, q1, q2, q3, q4 = y[:10]
+    return (
+        x0 + y0,
+        max(x0 + y1, x1 + y0),
+        max(x0 + y2, x1 + y1, x2 + y0),
+        max(x0 + y3, x1 + y2, x2 + y1, x3 + y0),
+        max(x0 + y4, x1 + y3, x2 + y2, x3 + y1, x4 + y0),
+        max(p0 + y0, x0 + q0, _NONE),
+        max(p0 + y1, p1 + y0, x0 + q1, x1 + q0, _NONE),
+        max(p0 + y2, p1 + y1, p2 + y0, x0 + q2, x1 + q1, x2 + q0, _NONE),
+        max(p0 + y3, p1 + y2, p2 + y1, p3 + y0, x0 + q3, x1 + q2, x2 + q1, x3 + q0,
+            _NONE),
+        max(p0 + y4, p1 + y3, p2 + y2, p3 + y1, p4 + y0, x0 + q4, x1 + q3, x2 + q2, x3 + q1,
+            x4 + q0, _NONE),
+        min(x[10] + y[10], 7), min(x[11] + y[11], 14))
 
 
 def _answers(p: _Profile) -> tuple[int, ...]:
