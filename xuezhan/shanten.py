@@ -145,16 +145,15 @@ _GAINS: _Table[int, tuple[int, int]] = _Table(
 #: ranks whose extra copy raises it (by one: never more), then the ranks whose extra
 #: copy makes one more pair, then the ranks that may take one more copy at all
 _RISES: _Table[bytes, _Rises] = _Table(lambda key: _rises(key), TABLE_LIMIT // 2)
-#: suit key -> its 10 block readings (see _readings), a 16-bit field each (none passes
-#: 9), so that which readings a tile raises is one subtraction, and the ranks that raise
-#: each, shifted into its field, add up without carries
-_PACKED: _Table[bytes, int] = _Table(lambda key: _packed(key))
 _FIELD = 16
 _FIELD_ONES = sum(1 << (_FIELD * j) for j in range(10))
 #: suit key -> the profile ids of the key with one fewer of each rank (−1 for a rank it
 #: lacks)
 _REMOVED: _Table[bytes, tuple[int, ...]] = _Table(lambda key: _removal(key), TABLE_LIMIT // 2)
-#: suit key -> its F0[0..4], F1[0..4]
+#: suit key -> its F0[0..4], F1[0..4], then its 10 block readings (see _readings)
+#: packed in one int, a 16-bit field each (none passes 9): which readings a tile raises
+#: is one subtraction, and the ranks that raise each, shifted into its field, add up
+#: without carries
 _BLOCKS: _Table[bytes, tuple[int, ...]] = _Table(lambda key: _blocks(key))
 
 
@@ -564,7 +563,7 @@ class _Rises(dict[int, int]):
 def _rises(key: bytes) -> _Rises:
     """The :data:`_RISES` masks of ``key``, filled in by that table."""
     _RIGHT[key]  # checks the copies
-    readings = _PACKED[key]
+    readings = _BLOCKS[key][10]
     rises = pairing = growing = 0
     grown = bytearray(key)
     for rank in range(9):
@@ -575,16 +574,16 @@ def _rises(key: bytes) -> _Rises:
         if n % 2:
             pairing |= 1 << rank
         grown[rank] = n + 1
-        risen = _PACKED[bytes(grown)] - readings  # a 1 at the field of each reading raised
+        risen = _BLOCKS[bytes(grown)][10] - readings  # a 1 in the field of each one raised
         grown[rank] = n
         assert not risen & ~_FIELD_ONES, "a tile raises a block reading by one at most"
         rises |= risen << rank  # field j gathers the ranks that raise reading j
     return _Rises((*(rises >> (_FIELD * j) & 0x1FF for j in range(10)), pairing, growing))
 
 
-def _packed(key: bytes) -> int:
-    """The :data:`_PACKED` readings of ``key`` (:func:`_readings`, written out)."""
-    a0, a1, a2, a3, a4, p0, p1, p2, p3, p4 = _BLOCKS[key]
+def _packed(f: Sequence[int]) -> int:
+    """The readings of F0[0..4], F1[0..4] packed (:func:`_readings`, written out)."""
+    a0, a1, a2, a3, a4, p0, p1, p2, p3, p4 = f
     return ((a0 if a0 > p0 else p0 + 1) | (a1 if a1 > p1 else p1 + 1) << 16
             | (a2 if a2 > p2 else p2 + 1) << 32 | (a3 if a3 > p3 else p3 + 1) << 48
             | (a4 if a4 > p4 else p4 + 1) << 64
@@ -614,13 +613,16 @@ def _intern(profile: _Profile) -> int:
     return found
 
 
+_EMPTY_BLOCKS = (0, 0, 0, 0, 0, *[_NONE] * 5, _packed((0, 0, 0, 0, 0, *[_NONE] * 5)))
+
+
 def _blocks(key: bytes) -> tuple[int, ...]:
     """F0[0..4], F1[0..4] of one suit (see _Profile), by the role of its lowest tile: it
     stays single, is the pair, or starts a pung, a chow or a partial set (two of a kind,
-    neighbours, a gap) — any of which may be one of the ``b`` blocks. Filled in by
-    :data:`_BLOCKS`."""
+    neighbours, a gap) — any of which may be one of the ``b`` blocks; then their readings
+    packed. Filled in by :data:`_BLOCKS`."""
     if key == _EMPTY:
-        return (0, 0, 0, 0, 0, *[_NONE] * 5)
+        return _EMPTY_BLOCKS
     c = bytearray(key)
     i = next(r for r in range(9) if c[r])
     best = list(_blocks_without(c, (i,)))
@@ -645,7 +647,8 @@ def _blocks(key: bytes) -> tuple[int, ...]:
             block((i, i + 1, i + 2), 2)
     if i <= 6 and c[i + 2]:
         block((i, i + 2), 1)
-    return tuple(v if v >= 0 else _NONE for v in best)
+    found = tuple(v if v >= 0 else _NONE for v in best[:10])
+    return (*found, _packed(found))
 
 
 def _blocks_without(c: bytearray, ranks: tuple[int, ...]) -> tuple[int, ...]:
@@ -658,7 +661,7 @@ def _blocks_without(c: bytearray, ranks: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _suit_profile(key: bytes) -> _Profile:
-    return (*_BLOCKS[key], min(sum(n // 2 for n in key), 7), min(sum(key), 14))
+    return (*_BLOCKS[key][:10], min(sum(n // 2 for n in key), 7), min(sum(key), 14))
 
 
 def _combine(x: _Profile, y: _Profile) -> _Profile:
