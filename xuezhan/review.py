@@ -362,8 +362,11 @@ class _Eyes:
         held = b"".join(keys).translate(_CLAMP)
         seen = (int.from_bytes(held, "little") + self.packed[seat]).to_bytes(NUM_KINDS,
                                                                             "little")
-        a, b, c, d = (int(seen.translate(level)[::-1], 2) for level in _LEVELS)
-        return _Left(seen.translate(_UNSEEN), (a, b, c, d))
+        seen = seen[::-1]  # kind 26 first: the digits of the masks, highest first
+        one, two, three, four = _LEVELS  # written out: this runs for every decision
+        return _Left(seen.translate(_UNSEEN)[::-1], (
+            int(seen.translate(one), 2), int(seen.translate(two), 2),
+            int(seen.translate(three), 2), int(seen.translate(four), 2)))
 
 
 class _Left:
