@@ -135,16 +135,19 @@ _PAIR: _Table[int, int] = _Table(
 _ANSWER: _Table[int, tuple[int, ...]] = _Table(
     lambda at: _answers(_combine(_PROFILES[at >> _SHIFT], _PROFILES[at & _ID])))
 #: (the other two suits' id, shifted left) + a suit's profile id + the melds shifted by
-#: _MELDS_SHIFT -> the shanten, and which of the suit's _RISES masks make its 进张: a
-#: draw in the suit lowers the shanten exactly when it raises a block reading that the
-#: best split of the blocks between the two sides uses (see _gain). Profiles settle, so
-#: this table does too (like _ANSWER), whatever suit keys come
-_GAINS: _Table[int, tuple[int, int]] = _Table(
+#: _MELDS_SHIFT -> the shanten, and which of the suit's _RISES masks make its 进张 (a
+#: set, in 2 bytes): a draw in the suit lowers the shanten exactly when it raises a block
+#: reading that the best split of the blocks between the two sides uses (see _gain).
+#: Profiles settle, so this table does too (like _ANSWER), whatever suit keys come
+_GAINS: _Table[int, tuple[int, bytes]] = _Table(
     lambda at: _gain(at >> _SHIFT & _ID, at & _ID, at >> _MELDS_SHIFT))
 #: suit key -> 12 rank masks: for each of its 10 block readings (see _readings) the
 #: ranks whose extra copy raises it (by one: never more), then the ranks whose extra
 #: copy makes one more pair, then the ranks that may take one more copy at all
-_RISES: _Table[bytes, _Rises] = _Table(lambda key: _rises(key), TABLE_LIMIT // 2)
+_RISES: _Table[bytes, tuple[int, ...]] = _Table(lambda key: _rises(key), TABLE_LIMIT // 2)
+#: a suit key and the 2 bytes of a _GAINS entry's set of _RISES masks -> their union, the
+#: suit's 进张 rank mask (ints and bytes only: nothing the garbage collector must visit)
+_UNIONS: _Table[bytes, int] = _Table(lambda at: _union(at))
 _FIELD = 16
 _FIELD_ONES = sum(1 << (_FIELD * j) for j in range(10))
 #: suit key -> the profile ids of the key with one fewer of each rank (−1 for a rank it
@@ -280,8 +283,7 @@ def ukeire_mask(keys: Sequence[bytes], melds: int = 0,
     ga = _GAINS[_PAIR[_LEFT[b] + _RIGHT[c]] + _RIGHT[a] + shift]
     gb = _GAINS[_PAIR[_LEFT[a] + _RIGHT[c]] + _RIGHT[b] + shift]
     gc = _GAINS[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c] + shift]
-    ra, rb, rc = _RISES[a], _RISES[b], _RISES[c]
-    mask = ra[ga[1]] | rb[gb[1]] << 9 | rc[gc[1]] << 18
+    mask = _UNIONS[a + ga[1]] | _UNIONS[b + gb[1]] << 9 | _UNIONS[c + gc[1]] << 18
     if void is not None:
         mask &= ~(0x1FF << (9 * void))
     return ga[0], mask
@@ -450,7 +452,6 @@ def _discard_masks(keys: Sequence[bytes], melds: int, void: int | None, wanted: 
         i, j = _OTHERS[suit]
         di, dj = dropped[i], dropped[j]
         pair = _PAIR[_LEFT[di] + _RIGHT[dj]]
-        rises_i, rises_j = _RISES[di], _RISES[dj]
         shrunk = bytearray(own)
         while ranks:  # the ranks wanted, lowest first
             low = ranks & -ranks
@@ -467,8 +468,8 @@ def _discard_masks(keys: Sequence[bytes], melds: int, void: int | None, wanted: 
                          else _PAIR[_LEFT[dj] + _RIGHT[key]]) + _RIGHT[di] + shift]
             gj = _GAINS[(_PAIR[_LEFT[di] + _RIGHT[key]] if i < suit
                          else _PAIR[_LEFT[key] + _RIGHT[di]]) + _RIGHT[dj] + shift]
-            mask = (_RISES[key][gs[1]] << (9 * suit) | rises_i[gi[1]] << (9 * i)
-                    | rises_j[gj[1]] << (9 * j))
+            mask = (_UNIONS[key + gs[1]] << (9 * suit) | _UNIONS[di + gi[1]] << (9 * i)
+                    | _UNIONS[dj + gj[1]] << (9 * j))
             out[suit * 9 + rank] = gs[0], mask & keep
     return out
 
@@ -495,7 +496,7 @@ def _readings(f: Sequence[int]) -> tuple[int, ...]:
             a3 if a3 > p3 else p3 + 1, a4 if a4 > p4 else p4 + 1, a0, a1, a2, a3, a4)
 
 
-def _gain(pair: int, q: int, melds: int) -> tuple[int, int]:
+def _gain(pair: int, q: int, melds: int) -> tuple[int, bytes]:
     """The shanten with ``melds`` of the profiles ``pair`` (the other two suits) and ``q``
     (a suit) together, and which of the suit's :data:`_RISES` masks give its 进张: what
     :data:`_GAINS` fills in.
@@ -538,29 +539,21 @@ def _gain(pair: int, q: int, melds: int) -> tuple[int, int]:
     uses = 0
     for j in by_sets + by_pairs:
         uses |= 1 << j
-    return base, 1 << _ANY if uses >> _ANY & 1 else uses
+    return base, (1 << _ANY if uses >> _ANY & 1 else uses).to_bytes(2, "little")
 
 
-class _Rises(dict[int, int]):
-    """A suit key's 12 rank masks (``masks``, see :data:`_RISES`) and, filled in as they
-    are asked for, the union of those a :data:`_GAINS` entry names (a 12-bit set)."""
-
-    __slots__ = ("masks",)
-
-    def __init__(self, masks: tuple[int, ...]) -> None:
-        super().__init__()
-        self.masks = masks
-
-    def __missing__(self, uses: int) -> int:
-        out = 0
-        for j, mask in enumerate(self.masks):
-            if uses >> j & 1:
-                out |= mask
-        self[uses] = out  # a handful per key
-        return out
+def _union(at: bytes) -> int:
+    """The :data:`_UNIONS` entry ``at``: the suit key's :data:`_RISES` masks named by
+    the set in its last two bytes, put together."""
+    uses = int.from_bytes(at[9:], "little")
+    out = 0
+    for j, mask in enumerate(_RISES[at[:9]]):
+        if uses >> j & 1:
+            out |= mask
+    return out
 
 
-def _rises(key: bytes) -> _Rises:
+def _rises(key: bytes) -> tuple[int, ...]:
     """The :data:`_RISES` masks of ``key``, filled in by that table."""
     _RIGHT[key]  # checks the copies
     readings = _BLOCKS[key][10]
@@ -578,7 +571,7 @@ def _rises(key: bytes) -> _Rises:
         grown[rank] = n
         assert not risen & ~_FIELD_ONES, "a tile raises a block reading by one at most"
         rises |= risen << rank  # field j gathers the ranks that raise reading j
-    return _Rises((*(rises >> (_FIELD * j) & 0x1FF for j in range(10)), pairing, growing))
+    return (*(rises >> (_FIELD * j) & 0x1FF for j in range(10)), pairing, growing)
 
 
 def _packed(f: Sequence[int]) -> int:

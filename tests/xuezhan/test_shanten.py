@@ -352,7 +352,7 @@ def test_tables_emptied_at_their_limit_give_the_same_answers(
     expected = [(ukeire_mask(SuitKeys(h).keys), discard_masks(SuitKeys(h).keys, 0, 1))
                 for h in hands]
     for table in (shanten_module._RIGHT, shanten_module._LEFT, shanten_module._BLOCKS,
-                  shanten_module._RISES, shanten_module._REMOVED,
+                  shanten_module._RISES, shanten_module._UNIONS, shanten_module._REMOVED,
                   shanten_module._PAIR, shanten_module._ANSWER, shanten_module._GAINS):
         table.clear()
         monkeypatch.setattr(table, "_limit", 3)  # emptied again and again, even mid-fill
