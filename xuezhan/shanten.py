@@ -88,8 +88,8 @@ _OTHERS = ((1, 2), (0, 2), (0, 1))
 _PAIRING, _ANY = 10, 11
 #: a table is emptied when it reaches this many entries (_RISES and _REMOVED: half as
 #: many), a guard on the memory. A stream of new hands keeps meeting suit keys (some 35
-#: a round reach _RIGHT): at 100–600 bytes an entry, the six tables keyed by suit keys
-#: come to about 125 MB at most (docs/review.md); the three keyed by profiles settle at
+#: a round reach _RIGHT): at 100–320 bytes an entry, the seven tables keyed by suit keys
+#: come to about 115 MB at most (docs/review.md); the three keyed by profiles settle at
 #: some 20,000 entries each and are bounded the same way
 TABLE_LIMIT = 1 << 17
 _LOCK = threading.RLock()
