@@ -42,6 +42,7 @@ import argparse
 import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from xuezhan.actions import Action, Discard, Gang, Hu, Pass, Peng
@@ -54,8 +55,8 @@ from xuezhan.replay import RoundWalk
 from xuezhan.rules import Rules
 from xuezhan.schema import validate_document
 from xuezhan.shanten import (
+    discard_leaders,
     discard_masks,
-    discard_shantens,
     keys_shanten,
     suit_variant_shantens,
     ukeire_mask,
@@ -69,6 +70,7 @@ VERDICTS = ("best", "equal", "worse", "void_held", "passed")
 MISTAKES = ("worse", "void_held")
 _NAMED = {str(t): t for t in TILES}
 _NAMES = [str(t) for t in TILES]
+_NO_TILES = bytes(9)  # a suit key holding nothing
 _KONG_KIND = {"ming": "direct", "jia": "added", "an": "concealed"}
 
 
@@ -134,7 +136,8 @@ class Decision:
     verdict: str
     shanten_before: int
     shanten_after: int
-    ukeire: tuple[tuple[Tile, int], ...]
+    picked: Option = field(repr=False)
+    """The chosen option (its 进张 is :attr:`ukeire`)."""
     options: _Ranked = field(repr=False, compare=False)
     """The options, ranked when first asked for (see :attr:`alternatives`)."""
     loss: int
@@ -142,6 +145,12 @@ class Decision:
     detail: dict[str, Any] = field(default_factory=dict)
     """What the kind adds: fewest-tiles suit, kong money, waits before and after, the fan
     of a passed win, the ready hand's quality."""
+
+    @property
+    def ukeire(self) -> tuple[tuple[Tile, int], ...]:
+        """The chosen option's 进张 with the copies unseen to the player, in tile order
+        (listed when read: a summary does not need it)."""
+        return self.picked.ukeire
 
     @property
     def alternatives(self) -> tuple[Option, ...]:
@@ -155,7 +164,7 @@ class Decision:
             "round": self.round, "event": self.event, "seat": self.seat, "kind": self.kind,
             "chosen": self.chosen, "verdict": self.verdict,
             "shanten_before": self.shanten_before, "shanten_after": self.shanten_after,
-            "ukeire": [{"tile": str(t), "unseen": n} for t, n in self.ukeire],
+            "ukeire": _ukeire_json(self.picked.mask, self.picked.left),
             "alternatives": [{**o.to_json(), "verdict": _verdict_of(i, o, best)}
                              for i, o in enumerate(alternatives)],
             "loss": self.loss, "detail": self.detail,
@@ -353,8 +362,11 @@ class _Eyes:
         held = b"".join(keys).translate(_CLAMP)
         seen = (int.from_bytes(held, "little") + self.packed[seat]).to_bytes(NUM_KINDS,
                                                                             "little")
-        a, b, c, d = (int(seen.translate(level)[::-1], 2) for level in _LEVELS)
-        return _Left(seen.translate(_UNSEEN), (a, b, c, d))
+        seen = seen[::-1]  # kind 26 first: the digits of the masks, highest first
+        one, two, three, four = _LEVELS  # written out: this runs for every decision
+        return _Left(seen.translate(_UNSEEN)[::-1], (
+            int(seen.translate(one), 2), int(seen.translate(two), 2),
+            int(seen.translate(three), 2), int(seen.translate(four), 2)))
 
 
 class _Left:
@@ -427,24 +439,32 @@ def _scored(keys: Sequence[bytes], melds: int, void: int | None, kind: int, befo
 
 
 def _leaders(keys: Sequence[bytes], melds: int, void: int | None, kinds: Sequence[int],
-             left: _Left) -> tuple[int, dict[int, Option], Option]:
-    """The shanten of the hand, the discards of ``kinds`` that leave the lowest shanten
-    (scored) and the first of them with the most unseen 进张: the option a full ranking
-    puts first, found without counting the 进张 of the others. ``kinds`` is not empty."""
+             left: _Left) -> tuple[int, dict[int, tuple[int, int]], Option]:
+    """The shanten of the hand, the shanten and 进张 mask of each discard of ``kinds``
+    that leaves the lowest shanten, and the first of them with the most unseen 进张 (an
+    option): the one a full ranking puts first, found without counting the 进张 of the
+    others. ``kinds`` is not empty."""
     before = keys_shanten(keys, melds, void)
-    after = discard_shantens(keys, melds, void)
-    low = min(after[k] for k in kinds)
-    scored = {k: _scored(keys, melds, void, k, before, left) for k in kinds if after[k] == low}
-    best = max(scored.values(), key=lambda o: o.unseen)  # the first of equals, as sorted
-    return before, scored, best
+    scored = discard_leaders(keys, kinds, melds, void)
+    a, b, c, d = left.levels  # _unseen written out: this runs for every leader
+    most, kind, mask = -1, -1, 0
+    for k, (_, m) in scored.items():  # the first of equals, as a stable sort leaves them
+        n = (m & a).bit_count() + (m & b).bit_count() + (m & c).bit_count() + (
+            m & d).bit_count()
+        if n > most:
+            most, kind, mask = n, k, m
+    return before, scored, Option(_NAMES[kind], before, scored[kind][0], mask, left.counts,
+                                  most)
 
 
 def _all_discards(keys: Sequence[bytes], melds: int, void: int | None,
                   kinds: Sequence[int], before: int, left: _Left,
-                  scored: dict[int, Option]) -> list[Option]:
-    """Every discard of ``kinds`` scored, in their order (those in ``scored`` reused)."""
-    after = discard_masks(keys, melds, void)
-    return [scored.get(k) or _option(_NAMES[k], before, *after[k], left) for k in kinds]
+                  scored: dict[int, tuple[int, int]]) -> list[Option]:
+    """Every discard of ``kinds`` scored, in their order (the shanten and masks in
+    ``scored`` reused)."""
+    after = discard_masks(keys, melds, void, [k for k in kinds if k not in scored])
+    after.update(scored)
+    return [_option(_NAMES[k], before, *after[k], left) for k in kinds]
 
 
 class _Reviewer:
@@ -614,9 +634,13 @@ class _Reviewer:
             kinds.append(tile)
         left = self.eyes.left(seat, keys)
         before, scored, best = _leaders(keys, melds, void, kinds, left)
-        chosen = scored.get(tile) or _scored(keys, melds, void, tile, before, left)
-        scored[tile] = chosen
-        holds_void = void is not None and tile // 9 != void and any(keys[void])
+        if best.chosen == _NAMES[tile]:
+            chosen = best
+        elif tile in scored:
+            chosen = _option(_NAMES[tile], before, *scored[tile], left)
+        else:
+            chosen = _scored(keys, melds, void, tile, before, left)
+        holds_void = void is not None and tile // 9 != void and keys[void] != _NO_TILES
         detail: dict[str, Any] = {}
         if chosen.shanten_after == 0 and not self.ready[seat]:
             detail["ready"] = self._ready(table, seat, tile, chosen)
@@ -779,7 +803,7 @@ class _Reviewer:
         judged, loss = _judge(chosen, best)
         self.decisions.append(Decision(
             self.round, index, seat, kind, chosen.chosen, verdict or judged,
-            chosen.shanten_before, chosen.shanten_after, chosen.ukeire, ranking, loss,
+            chosen.shanten_before, chosen.shanten_after, chosen, ranking, loss,
             detail))
 
 
@@ -790,23 +814,14 @@ def _minus(hand: Sequence[int], tile: int, n: int) -> list[int]:
 
 
 def _threes(key: bytes) -> Iterator[tuple[bytes, list[int]]]:
-    """Every distinct choice of three tiles from one suit's key: the key left, and the
-    ranks taken."""
-    counts = bytearray(key)
-
-    def pick(rank: int, need: int, taken: list[int]) -> Iterator[tuple[bytes, list[int]]]:
-        if need == 0:
-            yield bytes(counts), list(taken)
-            return
-        for r in range(rank, 9):
-            if counts[r]:
-                counts[r] -= 1
-                taken.append(r)
-                yield from pick(r, need - 1, taken)
-                taken.pop()
-                counts[r] += 1
-
-    yield from pick(0, 3, [])
+    """Every distinct choice of three tiles from one suit's key, in the order of their
+    ranks: the key left, and the ranks taken."""
+    tiles = [r for r in range(9) for _ in range(key[r])]
+    for ranks in dict.fromkeys(combinations(tiles, 3)):  # the first of equal choices
+        left = bytearray(key)
+        for r in ranks:
+            left[r] -= 1
+        yield bytes(left), list(ranks)
 
 
 # -- the command line -----------------------------------------------------------------

@@ -51,7 +51,8 @@ stays small: a suit key per distinct suit met, about a thousand profiles.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from xuezhan.errors import TileCountError, XuezhanError
 from xuezhan.hand import SuitKeys, _split
@@ -79,36 +80,84 @@ _NONE = -100
 _Profile = tuple[int, ...]
 _PROFILES: list[_Profile] = []
 _PROFILE_IDS: dict[_Profile, int] = {}
-#: suit key -> its profile id, shifted left (for the left operand of _PAIR)
-_LEFT: dict[bytes, int] = {}
-#: suit key -> its profile id
-_RIGHT: dict[bytes, int] = {}
-#: (id << _SHIFT) + id -> the id of the two profiles combined, shifted left
-_PAIR: dict[int, int] = {}
-#: (id << _SHIFT) + id -> the shanten for 0..4 melds
-_ANSWER: dict[int, tuple[int, ...]] = {}
-#: (the other two suits' id, shifted left) + a suit's growth id + the melds shifted by
-#: _MELDS_SHIFT -> the shanten and the 进张 rank mask of that suit (one melds count per
-#: entry: a miss computes only the one asked for)
-_MASKS: dict[int, tuple[int, int]] = {}
 _MELDS_SHIFT = 2 * _SHIFT
-#: suit key -> its F0[0..4], F1[0..4]
-_BLOCKS: dict[bytes, tuple[int, ...]] = {_EMPTY: (0, 0, 0, 0, 0, *[_NONE] * 5)}
-#: suit key -> its growth id: the id of its profile and of the profiles of the key with
-#: one more of each rank, which is all a suit's 进张 depends on (an int, so that a
-#: _MASKS key is one sum; keys with the same growth share it, though few do)
-_GROWTH: dict[bytes, int] = {}
-#: growth id -> the profile ids it stands for
-_GROWTHS: list[tuple[int, ...]] = []
-_GROWTH_IDS: dict[tuple[int, ...], int] = {}
-#: suit key -> the profile ids of the key with one fewer of each rank
-_REMOVED: dict[bytes, tuple[int, ...]] = {}
-#: _MASKS is emptied when it reaches this many entries (each some 130 bytes, about 34 MB
-#: in all): its keys pair a suit with two suits' profile, and a stream of new hands never
-#: repeats them all (some 180,000 after 3,000 fresh rounds), while a miss costs a dozen
-#: look-ups in the tables that do settle
-MASKS_LIMIT = 1 << 18
-_LOCK = threading.Lock()
+_ID = (1 << _SHIFT) - 1
+#: the other two suits of each suit, in order
+_OTHERS = ((1, 2), (0, 2), (0, 1))
+#: the _RISES masks after the 10 readings: ranks that make a pair, ranks that may grow
+_PAIRING, _ANY = 10, 11
+#: a table is emptied when it reaches this many entries (_RISES and _REMOVED: half as
+#: many), a guard on the memory. A stream of new hands keeps meeting suit keys (some 35
+#: a round reach _RIGHT): at 100–320 bytes an entry, the seven tables keyed by suit keys
+#: come to about 115 MB at most (docs/review.md); the three keyed by profiles settle at
+#: some 20,000 entries each and are bounded the same way
+TABLE_LIMIT = 1 << 17
+_LOCK = threading.RLock()
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class _Table(dict[_K, _V]):
+    """A table filled in on a miss: a hit is a plain dictionary look-up, a miss calls
+    ``fill`` (with the lock held: ids are handed out in order) and keeps its answer."""
+
+    __slots__ = ("_fill", "_limit")
+
+    def __init__(self, fill: Callable[[_K], _V], limit: int = TABLE_LIMIT) -> None:
+        super().__init__()
+        self._fill = fill
+        self._limit = limit
+
+    def __missing__(self, key: _K) -> _V:
+        with _LOCK:
+            found = self._fill(key)
+            if len(self) >= self._limit:
+                self.clear()
+            self[key] = found
+        return found
+
+
+def _fill_right(key: bytes) -> int:
+    if len(key) != 9 or max(key) > MAX_COPIES:
+        raise ShantenInputError(f"at most {MAX_COPIES} copies of a kind: {list(key)}")
+    return _intern(_suit_profile(key))
+
+
+#: suit key -> its profile id
+_RIGHT: _Table[bytes, int] = _Table(_fill_right)
+#: suit key -> its profile id, shifted left (for the left operand of _PAIR)
+_LEFT: _Table[bytes, int] = _Table(lambda key: _RIGHT[key] << _SHIFT)
+#: (id << _SHIFT) + id -> the id of the two profiles combined, shifted left
+_PAIR: _Table[int, int] = _Table(
+    lambda at: _intern(_combine(_PROFILES[at >> _SHIFT], _PROFILES[at & _ID])) << _SHIFT)
+#: (id << _SHIFT) + id -> the shanten for 0..4 melds
+_ANSWER: _Table[int, tuple[int, ...]] = _Table(
+    lambda at: _answers(_combine(_PROFILES[at >> _SHIFT], _PROFILES[at & _ID])))
+#: (the other two suits' id, shifted left) + a suit's profile id + the melds shifted by
+#: _MELDS_SHIFT -> the shanten, and which of the suit's _RISES masks make its 进张 (a
+#: set, in 2 bytes): a draw in the suit lowers the shanten exactly when it raises a block
+#: reading that the best split of the blocks between the two sides uses (see _gain).
+#: Profiles settle, so this table does too (like _ANSWER), whatever suit keys come
+_GAINS: _Table[int, tuple[int, bytes]] = _Table(
+    lambda at: _gain(at >> _SHIFT & _ID, at & _ID, at >> _MELDS_SHIFT))
+#: suit key -> 12 rank masks: for each of its 10 block readings (see _readings) the
+#: ranks whose extra copy raises it (by one: never more), then the ranks whose extra
+#: copy makes one more pair, then the ranks that may take one more copy at all
+_RISES: _Table[bytes, tuple[int, ...]] = _Table(lambda key: _rises(key), TABLE_LIMIT // 2)
+#: a suit key and the 2 bytes of a _GAINS entry's set of _RISES masks -> their union, the
+#: suit's 进张 rank mask (ints and bytes only: nothing the garbage collector must visit)
+_UNIONS: _Table[bytes, int] = _Table(lambda at: _union(at))
+_FIELD = 16
+_FIELD_ONES = sum(1 << (_FIELD * j) for j in range(10))
+#: suit key -> the profile ids of the key with one fewer of each rank (−1 for a rank it
+#: lacks)
+_REMOVED: _Table[bytes, tuple[int, ...]] = _Table(lambda key: _removal(key), TABLE_LIMIT // 2)
+#: suit key -> its F0[0..4], F1[0..4], then its 10 block readings (see _readings)
+#: packed in one int, a 16-bit field each (none passes 9): which readings a tile raises
+#: is one subtraction, and the ranks that raise each, shifted into its field, add up
+#: without carries
+_BLOCKS: _Table[bytes, tuple[int, ...]] = _Table(lambda key: _blocks(key))
 
 
 # -- the public functions -------------------------------------------------------------
@@ -132,10 +181,7 @@ def shanten(counts: Sequence[int], melds: int = 0, void: int | None = None) -> i
     a, b, c = _split(bytearray(counts))
     if void is not None:
         a, b, c = _drop_suit(a, b, c, void)
-    try:
-        answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
-    except KeyError:
-        answers = _answers_slow(a, b, c)
+    answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
     if 0 <= melds <= 4:
         return answers[melds]
     raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
@@ -153,10 +199,7 @@ def shanten_keys(keys: SuitKeys, melds: int = 0, void: int | None = None) -> int
     a, b, c = keys.keys
     if void is not None:
         a, b, c = _drop_suit(a, b, c, void)
-    try:
-        answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
-    except KeyError:
-        answers = _answers_slow(a, b, c)
+    answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
     if 0 <= melds <= 4:
         return answers[melds]
     raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
@@ -202,16 +245,15 @@ def ukeire(counts: Sequence[int], melds: int = 0, void: int | None = None,
         if suit == void:
             continue
         left, right = (keys[s] for s in range(3) if s != suit)
-        with _LOCK:
-            pair = _pair_id(_suit_id(left), _suit_id(right)) << _SHIFT
-            grown = bytearray(keys[suit])
-            for rank in range(9):
-                grown[rank] += 1
-                if _answer(pair, _suit_id(bytes(grown)))[melds] < base:
-                    kind = suit * 9 + rank
-                    seen = counts[kind] + (visible[kind] if visible is not None else 0)
-                    out.append((TILES[kind], max(COPIES - seen, 0)))
-                grown[rank] -= 1
+        pair = _PAIR[_LEFT[left] + _RIGHT[right]]
+        grown = bytearray(keys[suit])
+        for rank in range(9):
+            grown[rank] += 1
+            if _ANSWER[pair + _RIGHT[bytes(grown)]][melds] < base:
+                kind = suit * 9 + rank
+                seen = counts[kind] + (visible[kind] if visible is not None else 0)
+                out.append((TILES[kind], max(COPIES - seen, 0)))
+            grown[rank] -= 1
     return out
 
 
@@ -236,23 +278,22 @@ def ukeire_mask(keys: Sequence[bytes], melds: int = 0,
     a, b, c = keys
     if void is not None:
         a, b, c = _drop_suit(a, b, c, void)
-    try:  # written out: this runs a dozen times per discard reviewed
-        shift = melds << _MELDS_SHIFT
-        ma = _MASKS[_PAIR[_LEFT[b] + _RIGHT[c]] + _GROWTH[a] + shift]
-        mb = _MASKS[_PAIR[_LEFT[a] + _RIGHT[c]] + _GROWTH[b] + shift]
-        mc = _MASKS[_PAIR[_LEFT[a] + _RIGHT[b]] + _GROWTH[c] + shift]
-    except KeyError:
-        ma, mb, mc = _masks_slow(a, b, c, melds)
-    mask = ma[1] | mb[1] << 9 | mc[1] << 18
+    shift = melds << _MELDS_SHIFT
+    # written out: this runs a dozen times per discard reviewed
+    ga = _GAINS[_PAIR[_LEFT[b] + _RIGHT[c]] + _RIGHT[a] + shift]
+    gb = _GAINS[_PAIR[_LEFT[a] + _RIGHT[c]] + _RIGHT[b] + shift]
+    gc = _GAINS[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c] + shift]
+    mask = _UNIONS[a + ga[1]] | _UNIONS[b + gb[1]] << 9 | _UNIONS[c + gc[1]] << 18
     if void is not None:
         mask &= ~(0x1FF << (9 * void))
-    return ma[0], mask
+    return ga[0], mask
 
 
-def discard_masks(keys: Sequence[bytes], melds: int = 0, void: int | None = None
-                  ) -> dict[int, tuple[int, int]]:
-    """:func:`ukeire_mask` of the hand after each discard: for every kind the hand holds,
-    the shanten and the 进张 mask of the hand without one of it.
+def discard_masks(keys: Sequence[bytes], melds: int = 0, void: int | None = None,
+                  kinds: Sequence[int] | None = None) -> dict[int, tuple[int, int]]:
+    """:func:`ukeire_mask` of the hand after each discard: for every kind the hand holds
+    (or only those of ``kinds`` it holds), the shanten and the 进张 mask of the hand
+    without one of it.
 
     What a reviewer ranks at every turn: the look-ups of the suits a discard leaves alone
     are shared, which makes this several times cheaper than a call per discard.
@@ -266,16 +307,12 @@ def discard_masks(keys: Sequence[bytes], melds: int = 0, void: int | None = None
     """
     if not 0 <= melds <= _MAX_MELDS:
         raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
-    try:
-        return _discard_masks(keys, melds, void)
-    except KeyError:  # a look-up not in the tables yet: this fills them in
-        out = {}
-        for kind in range(NUM_KINDS):
-            if keys[kind // 9][kind % 9]:
-                trio = [bytearray(k) for k in keys]
-                trio[kind // 9][kind % 9] -= 1
-                out[kind] = ukeire_mask([bytes(k) for k in trio], melds, void)
-        return out
+    wanted = (1 << NUM_KINDS) - 1
+    if kinds is not None:
+        wanted = 0
+        for kind in kinds:
+            wanted |= 1 << kind
+    return _discard_masks(keys, melds, void, wanted)
 
 
 def keys_shanten(keys: Sequence[bytes], melds: int = 0, void: int | None = None) -> int:
@@ -290,10 +327,7 @@ def keys_shanten(keys: Sequence[bytes], melds: int = 0, void: int | None = None)
     a, b, c = keys
     if void is not None:
         a, b, c = _drop_suit(a, b, c, void)
-    try:
-        answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
-    except KeyError:
-        answers = _answers_slow(a, b, c)
+    answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
     if 0 <= melds <= _MAX_MELDS:
         return answers[melds]
     raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
@@ -315,16 +349,8 @@ def suit_variant_shantens(keys: Sequence[bytes], suit: int, variants: Sequence[b
     if not 0 <= melds <= _MAX_MELDS:
         raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
     i, j = [t for t in (0, 1, 2) if t != suit]
-    try:
-        pair = _PAIR[_LEFT[keys[i]] + _RIGHT[keys[j]]]
-        return [_ANSWER[pair + _RIGHT[v]][melds] for v in variants]
-    except KeyError:  # a look-up not in the tables yet: this fills them in
-        out = []
-        for v in variants:
-            trio = list(keys)
-            trio[suit] = v
-            out.append(_answers_slow(trio[0], trio[1], trio[2])[melds])
-        return out
+    pair = _PAIR[_LEFT[keys[i]] + _RIGHT[keys[j]]]
+    return [_ANSWER[pair + _RIGHT[v]][melds] for v in variants]
 
 
 def discard_shantens(keys: Sequence[bytes], melds: int = 0, void: int | None = None
@@ -349,33 +375,65 @@ def discard_shantens(keys: Sequence[bytes], melds: int = 0, void: int | None = N
     out: dict[int, int] = {}
     for suit in range(3):
         own = keys[suit]
-        if not any(own):
+        if own == _EMPTY:
             continue
         if suit == void:  # without its void tiles the hand is the same whichever goes
             found = keys_shanten(keys, melds, void)
             out.update((suit * 9 + r, found) for r in range(9) if own[r])
             continue
         i, j = [t for t in (0, 1, 2) if t != suit]
-        try:
-            pair = _PAIR[_LEFT[dropped[i]] + _RIGHT[dropped[j]]]
-            removed = _REMOVED.get(own) or _removal(own)
-            for rank, q in enumerate(removed):
-                if q >= 0:
-                    out[suit * 9 + rank] = _ANSWER[pair + q][melds]
-        except KeyError:  # a look-up not in the tables yet: this fills them in
-            for rank in range(9):
-                if own[rank]:
-                    shrunk = bytearray(own)
-                    shrunk[rank] -= 1
-                    trio = list(dropped)
-                    trio[suit] = bytes(shrunk)
-                    out[suit * 9 + rank] = _answers_slow(*trio)[melds]
+        pair = _PAIR[_LEFT[dropped[i]] + _RIGHT[dropped[j]]]
+        for rank, q in enumerate(_REMOVED[own]):
+            if q >= 0:
+                out[suit * 9 + rank] = _ANSWER[pair + q][melds]
     return out
 
 
-def _discard_masks(keys: Sequence[bytes], melds: int, void: int | None
+def discard_leaders(keys: Sequence[bytes], kinds: Sequence[int], melds: int = 0,
+                    void: int | None = None) -> dict[int, tuple[int, int]]:
+    """:func:`discard_masks` of the discards among ``kinds`` (kinds the hand holds, at
+    least one) that leave the lowest shanten, in the order of ``kinds``: what a reviewer
+    needs to judge a discard, in one pass (the shanten of each discard from the suit's
+    look-ups, then the masks of the lowest only).
+
+    >>> from xuezhan.hand import SuitKeys
+    >>> from xuezhan.tiles import counts_of, parse_tiles
+    >>> keys = SuitKeys(counts_of(parse_tiles("123m456m789m23p55s9s"))).keys
+    >>> [(str(TILES[k]), s) for k, (s, _) in discard_leaders(keys, [0, 10, 22, 26]).items()]
+    [('9s', 0)]
+    """
+    if not 0 <= melds <= _MAX_MELDS:
+        raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
+    dropped = list(keys)
+    if void is not None:
+        dropped = list(_drop_suit(keys[0], keys[1], keys[2], void))
+    pairs = [_PAIR[_LEFT[dropped[1]] + _RIGHT[dropped[2]]],
+             _PAIR[_LEFT[dropped[0]] + _RIGHT[dropped[2]]],
+             _PAIR[_LEFT[dropped[0]] + _RIGHT[dropped[1]]]]
+    removed = [_REMOVED[k] for k in keys]
+    voided = _ANSWER[pairs[void] + _RIGHT[_EMPTY]][melds] if void is not None else 0
+    low, leaders, wanted = 99, [], 0
+    for kind in kinds:
+        suit, rank = divmod(kind, 9)
+        if suit == void:
+            found = voided
+        else:
+            q = removed[suit][rank]
+            if q < 0:
+                raise ShantenInputError(f"the hand holds no {TILES[kind]}")
+            found = _ANSWER[pairs[suit] + q][melds]
+        if found < low:
+            low, leaders, wanted = found, [kind], 1 << kind
+        elif found == low:
+            leaders.append(kind)
+            wanted |= 1 << kind
+    masks = _discard_masks(keys, melds, void, wanted)
+    return {k: masks[k] for k in leaders}
+
+
+def _discard_masks(keys: Sequence[bytes], melds: int, void: int | None, wanted: int
                    ) -> dict[int, tuple[int, int]]:
-    """:func:`discard_masks` from the tables alone. :raises KeyError: on a miss."""
+    """:func:`discard_masks` of the kinds in the mask ``wanted``."""
     dropped = list(keys)
     if void is not None:
         dropped[void] = _EMPTY
@@ -384,30 +442,35 @@ def _discard_masks(keys: Sequence[bytes], melds: int, void: int | None
     out: dict[int, tuple[int, int]] = {}
     for suit in range(3):
         own = keys[suit]
-        if not any(own):
+        ranks = wanted >> (9 * suit) & 0x1FF
+        if not ranks or own == _EMPTY:
             continue
         if suit == void:  # without its void tiles the hand is the same whichever goes
             found = ukeire_mask(keys, melds, void)
-            out.update((suit * 9 + r, found) for r in range(9) if own[r])
+            out.update((suit * 9 + r, found) for r in range(9) if own[r] and ranks >> r & 1)
             continue
-        i, j = [t for t in (0, 1, 2) if t != suit]
+        i, j = _OTHERS[suit]
         di, dj = dropped[i], dropped[j]
         pair = _PAIR[_LEFT[di] + _RIGHT[dj]]
-        grown = bytearray(own)
-        for rank in range(9):
+        shrunk = bytearray(own)
+        while ranks:  # the ranks wanted, lowest first
+            low = ranks & -ranks
+            ranks ^= low
+            rank = low.bit_length() - 1
             if not own[rank]:
                 continue
-            grown[rank] -= 1
-            key = bytes(grown)
-            grown[rank] += 1
-            ms = _MASKS[pair + _GROWTH[key] + shift]
+            shrunk[rank] -= 1
+            key = bytes(shrunk)
+            shrunk[rank] += 1
+            gs = _GAINS[pair + _RIGHT[key] + shift]
             # each other suit against this suit's new key and the third, in suit order
-            mi = _MASKS[(_PAIR[_LEFT[key] + _RIGHT[dj]] if suit < j
-                         else _PAIR[_LEFT[dj] + _RIGHT[key]]) + _GROWTH[di] + shift]
-            mj = _MASKS[(_PAIR[_LEFT[di] + _RIGHT[key]] if i < suit
-                         else _PAIR[_LEFT[key] + _RIGHT[di]]) + _GROWTH[dj] + shift]
-            mask = ms[1] << (9 * suit) | mi[1] << (9 * i) | mj[1] << (9 * j)
-            out[suit * 9 + rank] = ms[0], mask & keep
+            gi = _GAINS[(_PAIR[_LEFT[key] + _RIGHT[dj]] if suit < j
+                         else _PAIR[_LEFT[dj] + _RIGHT[key]]) + _RIGHT[di] + shift]
+            gj = _GAINS[(_PAIR[_LEFT[di] + _RIGHT[key]] if i < suit
+                         else _PAIR[_LEFT[key] + _RIGHT[di]]) + _RIGHT[dj] + shift]
+            mask = (_UNIONS[key + gs[1]] << (9 * suit) | _UNIONS[di + gi[1]] << (9 * i)
+                    | _UNIONS[dj + gj[1]] << (9 * j))
+            out[suit * 9 + rank] = gs[0], mask & keep
     return out
 
 
@@ -424,114 +487,114 @@ def _drop_suit(a: bytes, b: bytes, c: bytes, void: int) -> tuple[bytes, bytes, b
     raise ShantenInputError(f"void must be a suit 0, 1 or 2, not {void!r}")
 
 
-def _answers_slow(a: bytes, b: bytes, c: bytes) -> tuple[int, ...]:
-    """The look-up of :func:`shanten`, filling in whatever is not in the tables yet."""
-    with _LOCK:
-        pair = _pair_id(_suit_id(a), _suit_id(b)) << _SHIFT
-        return _answer(pair, _suit_id(c))
+def _readings(f: Sequence[int]) -> tuple[int, ...]:
+    """A suit's 10 block readings from its F0[0..4], F1[0..4]: for ``b`` = 0..4 blocks the
+    best value when the other side holds the pair or none is made (``max(F0[b],
+    F1[b] + 1)``, the pair counting one), then when the other side holds it (``F0[b]``)."""
+    a0, a1, a2, a3, a4, p0, p1, p2, p3, p4 = f  # written out: each new suit key costs ten
+    return (a0 if a0 > p0 else p0 + 1, a1 if a1 > p1 else p1 + 1, a2 if a2 > p2 else p2 + 1,
+            a3 if a3 > p3 else p3 + 1, a4 if a4 > p4 else p4 + 1, a0, a1, a2, a3, a4)
 
 
-def _masks_slow(a: bytes, b: bytes, c: bytes, melds: int) -> tuple[tuple[int, int], ...]:
-    """The look-ups of :func:`ukeire_mask`, filling in whatever is not in the tables yet."""
-    with _LOCK:
-        ia, ib, ic = _suit_id(a), _suit_id(b), _suit_id(c)
-        return (_mask(_pair_id(ib, ic) << _SHIFT, a, melds),
-                _mask(_pair_id(ia, ic) << _SHIFT, b, melds),
-                _mask(_pair_id(ia, ib) << _SHIFT, c, melds))
+def _gain(pair: int, q: int, melds: int) -> tuple[int, bytes]:
+    """The shanten with ``melds`` of the profiles ``pair`` (the other two suits) and ``q``
+    (a suit) together, and which of the suit's :data:`_RISES` masks give its 进张: what
+    :data:`_GAINS` fills in.
+
+    With ``g = 4 − melds`` sets to make, the blocks give ``V``, the best over the splits
+    of ``g`` blocks and the pair of the other side's reading plus the suit's
+    (:func:`_readings`); the shanten is ``max(X, Y)``, ``X = 2g − V``, ``Y = 3g + 1 − t``
+    (``t`` the tiles, at most 14), and without melds at most the seven pairs' ``max(6 −
+    p, 13 − t)``. One more tile of the suit raises each of the suit's readings by 0 or 1
+    (remove that copy from the best shape with it: one set or partial set loses one), so
+    ``V`` rises exactly when a reading of a best split rises; ``t`` rises unless it is
+    at 14, ``p`` when the copy pairs an odd count, unless it is at 7. Which of these
+    lower the shanten depends on the profiles alone."""
+    x, y = _PROFILES[pair], _PROFILES[q]
+    g = 4 - melds
+    ours = (*(x[b] for b in range(5)), *(x[5 + b] + 1 for b in range(5)))
+    theirs = _readings(y[:10])
+    splits = [(ours[5 * h + g - b] + theirs[5 * h + b], 5 * h + b)
+              for h in (0, 1) for b in range(g + 1)]
+    v = max(value for value, _ in splits)
+    tight = tuple(j for value, j in splits if value == v)
+    pairs, tiles = min(x[10] + y[10], 7), min(x[11] + y[11], 14)
+    more = tiles < 14
+    blocks_x, blocks_y = 2 * g - v, 3 * g + 1 - tiles
+    sets = max(blocks_x, blocks_y)
+    if blocks_x > blocks_y or (blocks_x == blocks_y and more):
+        by_sets: tuple[int, ...] = tight
+    else:
+        by_sets = (_ANY,) if blocks_x < blocks_y and more else ()
+    base = sets
+    by_pairs: tuple[int, ...] = ()
+    if melds == 0:
+        seven_x, seven_y = 6 - pairs, 13 - tiles
+        seven = max(seven_x, seven_y)
+        base = min(sets, seven)
+        if seven == base:
+            by_pairs = (_ANY,) if seven_x < seven_y else (_PAIRING,) if pairs < 7 else ()
+    if sets != base:
+        by_sets = ()
+    uses = 0
+    for j in by_sets + by_pairs:
+        uses |= 1 << j
+    return base, (1 << _ANY if uses >> _ANY & 1 else uses).to_bytes(2, "little")
 
 
-def _mask(pair: int, key: bytes, melds: int) -> tuple[int, int]:
-    """The shanten with ``melds`` and the 进张 rank mask of ``key``'s suit, the other two
-    suits' profile id being ``pair`` (shifted): from the key's growth (the profiles of the
-    key with one more of each rank) and the answers of ``pair`` with each, then kept.
-    Call with the lock held."""
-    growth = _GROWTH.get(key)
-    if growth is None:
-        growth = _growth(key)
-    at = pair + growth + (melds << _MELDS_SHIFT)
-    found = _MASKS.get(at)
-    if found is not None:
-        return found
-    grown = _GROWTHS[growth]
-    base = _answer(pair, grown[0])[melds]
-    mask = 0
-    bit = 1
-    answers = _ANSWER
-    for q in grown[1:]:  # written out: every hand the tables have not met costs this
-        if q >= 0 and (answers.get(pair + q) or _answer(pair, q))[melds] < base:
-            mask |= bit
-        bit <<= 1
-    if len(_MASKS) >= MASKS_LIMIT:
-        _MASKS.clear()  # a guard on the memory
-    found = _MASKS[at] = (base, mask)
-    return found
+def _union(at: bytes) -> int:
+    """The :data:`_UNIONS` entry ``at``: the suit key's :data:`_RISES` masks named by
+    the set in its last two bytes, put together."""
+    uses = int.from_bytes(at[9:], "little")
+    out = 0
+    for j, mask in enumerate(_RISES[at[:9]]):
+        if uses >> j & 1:
+            out |= mask
+    return out
 
 
-def _growth(key: bytes) -> int:
-    """The growth id of ``key``: of the profile id of ``key``, then of ``key`` with one
-    more of each rank (−1 where that would pass :data:`MAX_COPIES`). Call with the lock
-    held."""
+def _rises(key: bytes) -> tuple[int, ...]:
+    """The :data:`_RISES` masks of ``key``, filled in by that table."""
+    _RIGHT[key]  # checks the copies
+    readings = _BLOCKS[key][10]
+    rises = pairing = growing = 0
     grown = bytearray(key)
-    ids = [_suit_id(key)]
     for rank in range(9):
-        if grown[rank] >= MAX_COPIES:
-            ids.append(-1)
+        n = grown[rank]
+        if n >= MAX_COPIES:
             continue
-        grown[rank] += 1
-        ids.append(_suit_id(bytes(grown)))
-        grown[rank] -= 1
-    profiles = tuple(ids)
-    found = _GROWTH_IDS.get(profiles)
-    if found is None:
-        found = _GROWTH_IDS[profiles] = len(_GROWTHS)
-        _GROWTHS.append(profiles)
-    _GROWTH[key] = found
-    return found
+        growing |= 1 << rank
+        if n % 2:
+            pairing |= 1 << rank
+        grown[rank] = n + 1
+        risen = _BLOCKS[bytes(grown)][10] - readings  # a 1 in the field of each one raised
+        grown[rank] = n
+        assert not risen & ~_FIELD_ONES, "a tile raises a block reading by one at most"
+        rises |= risen << rank  # field j gathers the ranks that raise reading j
+    return (*(rises >> (_FIELD * j) & 0x1FF for j in range(10)), pairing, growing)
+
+
+def _packed(f: Sequence[int]) -> int:
+    """The readings of F0[0..4], F1[0..4] packed (:func:`_readings`, written out)."""
+    a0, a1, a2, a3, a4, p0, p1, p2, p3, p4 = f
+    return ((a0 if a0 > p0 else p0 + 1) | (a1 if a1 > p1 else p1 + 1) << 16
+            | (a2 if a2 > p2 else p2 + 1) << 32 | (a3 if a3 > p3 else p3 + 1) << 48
+            | (a4 if a4 > p4 else p4 + 1) << 64
+            | a0 << 80 | a1 << 96 | a2 << 112 | a3 << 128 | a4 << 144)
 
 
 def _removal(key: bytes) -> tuple[int, ...]:
-    """The profile id of ``key`` with one fewer of each rank (−1 for a rank it lacks)."""
-    with _LOCK:
-        shrunk = bytearray(key)
-        ids = []
-        for rank in range(9):
-            if not shrunk[rank]:
-                ids.append(-1)
-                continue
-            shrunk[rank] -= 1
-            ids.append(_suit_id(bytes(shrunk)))
-            shrunk[rank] += 1
-        found = _REMOVED[key] = tuple(ids)
-    return found
-
-
-def _suit_id(key: bytes) -> int:
-    found = _RIGHT.get(key)
-    if found is None:
-        if max(key) > MAX_COPIES:
-            raise ShantenInputError(f"at most {MAX_COPIES} copies of a kind: {list(key)}")
-        found = _intern(_suit_profile(key))
-        _LEFT[key] = found << _SHIFT
-        _RIGHT[key] = found
-    return found
-
-
-def _pair_id(i: int, j: int) -> int:
-    key = (i << _SHIFT) + j
-    found = _PAIR.get(key)
-    if found is None:
-        combined = _intern(_combine(_PROFILES[i], _PROFILES[j]))
-        _PAIR[key] = combined << _SHIFT
-        return combined
-    return found >> _SHIFT
-
-
-def _answer(pair: int, k: int) -> tuple[int, ...]:
-    found = _ANSWER.get(pair + k)
-    if found is None:
-        found = _ANSWER[pair + k] = _answers(
-            _combine(_PROFILES[pair >> _SHIFT], _PROFILES[k]))
-    return found
+    """The :data:`_REMOVED` ids of ``key``, filled in by that table."""
+    shrunk = bytearray(key)
+    ids = []
+    for rank in range(9):
+        if not shrunk[rank]:
+            ids.append(-1)
+            continue
+        shrunk[rank] -= 1
+        ids.append(_RIGHT[bytes(shrunk)])
+        shrunk[rank] += 1
+    return tuple(ids)
 
 
 def _intern(profile: _Profile) -> int:
@@ -543,13 +606,16 @@ def _intern(profile: _Profile) -> int:
     return found
 
 
+_EMPTY_BLOCKS = (0, 0, 0, 0, 0, *[_NONE] * 5, _packed((0, 0, 0, 0, 0, *[_NONE] * 5)))
+
+
 def _blocks(key: bytes) -> tuple[int, ...]:
     """F0[0..4], F1[0..4] of one suit (see _Profile), by the role of its lowest tile: it
     stays single, is the pair, or starts a pung, a chow or a partial set (two of a kind,
-    neighbours, a gap) — any of which may be one of the ``b`` blocks."""
-    found = _BLOCKS.get(key)
-    if found is not None:
-        return found
+    neighbours, a gap) — any of which may be one of the ``b`` blocks; then their readings
+    packed. Filled in by :data:`_BLOCKS`."""
+    if key == _EMPTY:
+        return _EMPTY_BLOCKS
     c = bytearray(key)
     i = next(r for r in range(9) if c[r])
     best = list(_blocks_without(c, (i,)))
@@ -574,38 +640,43 @@ def _blocks(key: bytes) -> tuple[int, ...]:
             block((i, i + 1, i + 2), 2)
     if i <= 6 and c[i + 2]:
         block((i, i + 2), 1)
-    found = tuple(v if v >= 0 else _NONE for v in best)
-    _BLOCKS[key] = found
-    return found
+    found = tuple(v if v >= 0 else _NONE for v in best[:10])
+    return (*found, _packed(found))
 
 
 def _blocks_without(c: bytearray, ranks: tuple[int, ...]) -> tuple[int, ...]:
     for r in ranks:
         c[r] -= 1
-    found = _blocks(bytes(c))
+    found = _BLOCKS[bytes(c)]
     for r in ranks:
         c[r] += 1
     return found
 
 
 def _suit_profile(key: bytes) -> _Profile:
-    return (*_blocks(key), min(sum(n // 2 for n in key), 7), min(sum(key), 14))
+    return (*_BLOCKS[key][:10], min(sum(n // 2 for n in key), 7), min(sum(key), 14))
 
 
 def _combine(x: _Profile, y: _Profile) -> _Profile:
     """The profile of two suits together: blocks and the one pair shared out between
-    them in the best way."""
-    best = [_NONE] * 10
-    for hx in (0, 1):
-        for hy in range(2 - hx):
-            for bx in range(5):
-                vx = x[5 * hx + bx]
-                for by in range(5 - bx):
-                    slot = 5 * (hx + hy) + bx + by
-                    value = vx + y[5 * hy + by]
-                    if value > best[slot]:
-                        best[slot] = value
-    return (*(max(v, _NONE) for v in best), min(x[10] + y[10], 7), min(x[11] + y[11], 14))
+    them in the best way (the best split of ``b`` blocks, written out: every profile
+    pair the tables meet costs one)."""
+    x0, x1, x2, x3, x4, p0, p1, p2, p3, p4 = x[:10]
+    y0, y1, y2, y3, y4, q0, q1, q2, q3, q4 = y[:10]
+    return (
+        x0 + y0,
+        max(x0 + y1, x1 + y0),
+        max(x0 + y2, x1 + y1, x2 + y0),
+        max(x0 + y3, x1 + y2, x2 + y1, x3 + y0),
+        max(x0 + y4, x1 + y3, x2 + y2, x3 + y1, x4 + y0),
+        max(p0 + y0, x0 + q0, _NONE),
+        max(p0 + y1, p1 + y0, x0 + q1, x1 + q0, _NONE),
+        max(p0 + y2, p1 + y1, p2 + y0, x0 + q2, x1 + q1, x2 + q0, _NONE),
+        max(p0 + y3, p1 + y2, p2 + y1, p3 + y0, x0 + q3, x1 + q2, x2 + q1, x3 + q0,
+            _NONE),
+        max(p0 + y4, p1 + y3, p2 + y2, p3 + y1, p4 + y0, x0 + q4, x1 + q3, x2 + q2, x3 + q1,
+            x4 + q0, _NONE),
+        min(x[10] + y[10], 7), min(x[11] + y[11], 14))
 
 
 def _answers(p: _Profile) -> tuple[int, ...]:

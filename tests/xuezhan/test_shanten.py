@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
+import random
 from functools import cache
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from xuezhan import shanten as shanten_module
 from xuezhan.errors import TileCountError
 from xuezhan.hand import SuitKeys, is_ready, is_winning
 from xuezhan.shanten import (
     ShantenInputError,
+    discard_leaders,
     discard_masks,
     discard_shantens,
     keys_shanten,
     shanten,
     shanten_keys,
     ukeire,
+    ukeire_mask,
 )
 from xuezhan.tiles import counts_of, parse_tiles
 
@@ -292,3 +296,67 @@ def test_discard_shantens_are_the_shantens_of_the_hand_without_each_kind(
         kept[kind] -= 1
         assert found == shanten(kept, melds, void) == discard_masks(keys, melds, void)[kind][0]
     assert keys_shanten(keys, melds, void) == shanten(counts, melds, void)
+
+
+def drawn_improving(counts: list[int], melds: int, void: int | None) -> list[int]:
+    return [k for k in ref_improving(counts, melds, void) if k // 9 != void]
+
+
+@FAST
+@given(st.lists(st.integers(0, 26), min_size=0, max_size=15), st.integers(0, 4),
+       st.one_of(st.none(), st.integers(0, 2)))
+def test_the_ukeire_mask_holds_every_kind_whose_draw_lowers_the_shanten_at_any_size(
+        tiles: list[int], melds: int, void: int | None) -> None:
+    counts = [min(tiles.count(k), 4) for k in range(27)]
+    keys = SuitKeys(counts).keys
+    base, mask = ukeire_mask(keys, melds, void)  # filling the tables in, then from them
+    assert ukeire_mask(keys, melds, void) == (base, mask)
+    assert base == shanten(counts, melds, void)
+    assert [k for k in range(27) if mask >> k & 1] == drawn_improving(counts, melds, void)
+
+
+@FAST
+@given(hands(), st.one_of(st.none(), st.integers(0, 2)))
+def test_discard_masks_are_the_ukeire_masks_of_the_hand_without_each_kind(
+        hand: tuple[list[int], int], void: int | None) -> None:
+    counts, melds = hand
+    keys = SuitKeys(counts).keys
+    found = discard_masks(keys, melds, void)  # filling the tables in, then from them
+    assert discard_masks(keys, melds, void) == found
+    for kind, (after, mask) in found.items():
+        kept = list(counts)
+        kept[kind] -= 1
+        assert after == shanten(kept, melds, void)
+        assert [k for k in range(27) if mask >> k & 1] == drawn_improving(kept, melds, void)
+
+
+@FAST
+@given(hands(extra=1), st.one_of(st.none(), st.integers(0, 2)), st.randoms())
+def test_discard_leaders_are_the_discards_of_the_kinds_given_at_the_lowest_shanten(
+        hand: tuple[list[int], int], void: int | None, rnd: random.Random) -> None:
+    counts, melds = hand
+    keys = SuitKeys(counts).keys
+    held = [k for k in range(27) if counts[k]]
+    kinds = rnd.sample(held, rnd.randint(1, len(held)))
+    after = discard_masks(keys, melds, void)
+    low = min(after[k][0] for k in kinds)
+    found = discard_leaders(keys, kinds, melds, void)
+    assert list(found) == [k for k in kinds if after[k][0] == low]
+    assert all(found[k] == after[k] for k in found)
+
+
+def test_tables_emptied_at_their_limit_give_the_same_answers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rnd = random.Random(11)
+    hands = [[min(t, 4) for t in counts_of(rnd.sample(range(27), 13))] for _ in range(30)]
+    expected = [(ukeire_mask(SuitKeys(h).keys), discard_masks(SuitKeys(h).keys, 0, 1))
+                for h in hands]
+    for table in (shanten_module._RIGHT, shanten_module._LEFT, shanten_module._BLOCKS,
+                  shanten_module._RISES, shanten_module._UNIONS, shanten_module._REMOVED,
+                  shanten_module._PAIR, shanten_module._ANSWER, shanten_module._GAINS):
+        table.clear()
+        monkeypatch.setattr(table, "_limit", 3)  # emptied again and again, even mid-fill
+    found = [(ukeire_mask(SuitKeys(h).keys), discard_masks(SuitKeys(h).keys, 0, 1))
+             for h in hands]
+    assert found == expected
+    assert all(len(t) <= 3 for t in (shanten_module._RISES, shanten_module._BLOCKS))
