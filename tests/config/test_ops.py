@@ -146,3 +146,18 @@ def test_log_lines_are_json_with_the_request_id() -> None:
     line = json.loads(JsonFormatter().format(record))
     assert line["message"] == "upload" and line["request_id"] == "r-1" and line["match"] == 7
     assert line["level"] == "INFO" and line["logger"] == "records"
+
+
+def test_a_new_pool_process_freezes_what_lives_as_long_as_it_does() -> None:
+    """docs/deploy.md, Workers: a pool process builds the win tables, then gc.freeze()s."""
+    import gc
+
+    from xuezhan import hand
+    from xuezhan.config.celery import _settle_pool_process
+
+    try:
+        _settle_pool_process()
+        assert gc.get_freeze_count() > 0
+        assert hand._STATE  # the win tables were built before the freeze
+    finally:
+        gc.unfreeze()
