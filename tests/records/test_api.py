@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from records.models import Match
 from tests.records.documents import dumps, make_document
@@ -441,3 +443,28 @@ def test_an_id_too_large_for_the_database_is_a_404(
     big = "2505464436224936640512"  # over 2**63: no database integer holds it
     response = api_client(cast["olga"]).get("/api/v1/" + path.format(big=big, club=club.pk))
     assert response.status_code == 404 and response.json()["type"] == "not_found"
+
+
+def test_the_201_body_is_the_match_as_listed_without_reading_it_again(
+        club: Any, cast: Any, api_client: Any) -> None:
+    client = api_client(cast["mia"])
+    post_json(client, club, dumps(make_document(30)))  # the players exist: the usual upload
+    with CaptureQueriesContext(connection) as queries:
+        created = post_json(client, club, dumps(make_document(31)))
+    assert created.status_code == 201
+    reads = [q["sql"] for q in queries.captured_queries
+             if q["sql"].startswith("SELECT") and ('"records_match"' in q["sql"].split(
+                 " FROM ")[1] or '"records_seat"' in q["sql"].split(" FROM ")[1])]
+    assert reads == []
+    listed = client.get(url(club)).json()["results"]
+    assert created.json() == next(m for m in listed if m["id"] == created.json()["id"])
+
+
+def test_the_stored_document_is_the_uploaded_one(club: Any, cast: Any, api_client: Any) -> None:
+    doc = make_document(32, rounds=2, match_id="m-32")
+    body = json.dumps(doc, ensure_ascii=False, indent=1).encode()
+    response = post_json(api_client(cast["mia"]), club, body)
+    assert response.status_code == 201
+    stored = Match.objects.get(pk=response.json()["id"])
+    assert stored.document == doc
+    assert bytes(stored.raw) == body
