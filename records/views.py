@@ -37,6 +37,7 @@ from records.serializers import (
     MembershipRoleSerializer,
     PlayerSerializer,
     UploadFileSerializer,
+    stored_match_data,
 )
 from records.throttles import UploadThrottle
 
@@ -276,7 +277,7 @@ class MatchList(ClubMixin, generics.ListAPIView[Match]):
             extra={"match": upload.match.pk, "club": self.club.pk, "new": upload.created},
         )
         if upload.created:  # as stored, with its seats: queued, the verification after commit
-            return Response(MatchSerializer(upload.match).data, status=status.HTTP_201_CREATED)
+            return Response(stored_match_data(upload.match), status=status.HTTP_201_CREATED)
         match = selectors.club_matches(self.club).get(pk=upload.match.pk)
         return Response(MatchSerializer(match).data, status=status.HTTP_200_OK)
 

@@ -10,7 +10,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from records import services
 from records.models import Match
+from records.serializers import MatchSerializer, stored_match_data
 from tests.records.documents import dumps, make_document
 
 pytestmark = pytest.mark.django_db
@@ -458,6 +460,18 @@ def test_the_201_body_is_the_match_as_listed_without_reading_it_again(
     assert reads == []
     listed = client.get(url(club)).json()["results"]
     assert created.json() == next(m for m in listed if m["id"] == created.json()["id"])
+
+
+@pytest.mark.parametrize("played_at", [None, "2026-11-02T19:30:00+08:00"])
+def test_the_stored_match_data_is_what_the_match_serializer_gives(
+        club: Any, cast: Any, played_at: str | None) -> None:
+    doc = make_document(33, match_id="m-33")
+    if played_at is None:
+        del doc["played_at"]
+    upload = services.upload_match(club=club, raw=dumps(doc), uploaded_by=cast["mia"])
+    assert stored_match_data(upload.match) == MatchSerializer(upload.match).data
+    anonymous = services.upload_match(club=club, raw=dumps(make_document(34)), uploaded_by=None)
+    assert stored_match_data(anonymous.match) == MatchSerializer(anonymous.match).data
 
 
 def test_the_stored_document_is_the_uploaded_one(club: Any, cast: Any, api_client: Any) -> None:
