@@ -18,14 +18,19 @@ and the shipped gunicorn configuration (deploy/gunicorn.conf.py):
 5. the worker's pool processes' resident memory (VmRSS) through the run: after the first
    quarter of the matches and at the end, and the growth per match in between;
 6. the worker alone: with the worker stopped, ``--drain-matches`` more uploads fill the
-   queue; the worker is started and drains it (first to last verdict).
+   queue (closed loop, ``--clients`` threads: the web's CPU per upload and its latency
+   alone), then ``--paced-matches`` more are sent open loop at ``--paced-rate`` per
+   second (latency counted from when each was due: the service time at that load, which
+   the closed loop's p95, ≈ clients ÷ throughput, does not show); the worker is started
+   and drains them all (first to last verdict).
 
 The figures are printed with the load average, each rate also as a ratio to the engine
 alone (pipeline matches/s ÷ ``verify_document`` matches/s on one core), and the goals of
 issue 13 as met / not met.
 
     python benchmarks/bench_pipeline.py [--matches 1000] [--rounds 8] [--clients 8]
-        [--drain-matches 300] [--database xz_pipe_bench] [--redis redis://127.0.0.1:6379/7]
+        [--drain-matches 300] [--paced-matches 200] [--paced-rate 50]
+        [--database xz_pipe_bench] [--redis redis://127.0.0.1:6379/7]
 """
 
 from __future__ import annotations
@@ -62,7 +67,8 @@ TERMINAL = ("verified", "illegal", "failed")
 def main() -> int:
     args = _arguments()
     print(f"load average at start: {_load()}")
-    docs = _corpus(args.matches + args.drain_matches, args.rounds, args.seed)
+    docs = _corpus(args.matches + args.drain_matches + args.paced_matches, args.rounds,
+                   args.seed)
     bodies = [json.dumps(d, ensure_ascii=False, separators=(",", ":")).encode() for d in docs]
     engine = _engine_rate(docs[: args.reference])
     print(f"reference: verify_document, {engine:.1f} matches/s on one core ("
@@ -86,6 +92,7 @@ def main() -> int:
             _stop(worker)
             worker = None
             drain = _drain(args, db, meter, env, club, key, bodies[args.matches:])
+
             worker = drain.worker
     finally:
         for process in (worker, web):
@@ -103,6 +110,9 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--drain-matches", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=8, help="rounds per match")
     parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--paced-matches", type=int, default=200,
+                        help="uploads sent at --paced-rate (open loop), the worker stopped")
+    parser.add_argument("--paced-rate", type=float, default=50.0, help="uploads per second")
     parser.add_argument("--reference", type=int, default=100,
                         help="matches verified in-process for the reference")
     parser.add_argument("--seed", type=int, default=13)
@@ -434,23 +444,64 @@ def _upload_all(args: argparse.Namespace, club: int, key: str, bodies: list[byte
             if body is None:
                 return
             started = time.perf_counter()
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", args.port, timeout=60)
-                conn.request("POST", path, body, headers)
-                response = conn.getresponse()
-                response.read()
-                conn.close()
-                status = response.status
-            except OSError as exc:
-                status, reason = 0, repr(exc)
+            status = _post(args.port, path, body, headers)
             elapsed = time.perf_counter() - started
             with lock:
                 out.latencies.append(elapsed)
-                if status != 201:
-                    out.errors.append(str(status or reason))
+                if status != "201":
+                    out.errors.append(status)
 
     threads = [threading.Thread(target=client) for _ in range(args.clients)]
     out.started = time.time()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    out.finished = time.time()
+    return out
+
+
+def _post(port: int, path: str, body: bytes, headers: dict[str, str]) -> str:
+    """One upload on a new connection (as the benchmark always did): its status, or the
+    error."""
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        conn.request("POST", path, body, headers)
+        response = conn.getresponse()
+        response.read()
+        conn.close()
+        return str(response.status)
+    except OSError as exc:
+        return repr(exc)
+
+
+def _upload_paced(args: argparse.Namespace, club: int, key: str, bodies: list[bytes]) -> Uploads:
+    """Open loop: upload i is due at i / rate seconds, whatever the earlier ones do; its
+    latency counts from when it was due (a late client thread is the server's delay too)."""
+    out = Uploads()
+    lock = threading.Lock()
+    path = f"/api/v1/clubs/{club}/matches/"
+    headers = {"Authorization": f"Token {key}", "Content-Type": "application/json"}
+    feed = iter(enumerate(bodies))
+    out.started = time.time()
+    origin = time.perf_counter()
+
+    def client() -> None:
+        while True:
+            with lock:
+                item = next(feed, None)
+            if item is None:
+                return
+            due = origin + item[0] / args.paced_rate
+            time.sleep(max(0.0, due - time.perf_counter()))
+            status = _post(args.port, path, item[1], headers)
+            with lock:
+                out.latencies.append(time.perf_counter() - due)
+                if status != "201":
+                    out.errors.append(status)
+
+    # enough threads that a slow answer never holds back the next due upload
+    threads = [threading.Thread(target=client) for _ in range(32)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -472,6 +523,7 @@ class Run:
     reviewed: int = 0  # matches with their review stored then
     rss: list[tuple[int, list[float]]] = field(default_factory=list)  # (verdicts, MB)
     worker: subprocess.Popen[bytes] | None = None
+    paced: Uploads | None = None  # the open-loop uploads at --paced-rate (worker stopped)
 
 
 def _watch(db: Database, meter: CpuMeter, club: int, total: int,
@@ -523,12 +575,15 @@ def _drain(args: argparse.Namespace, db: Database, meter: CpuMeter, env: dict[st
            club: int, key: str, bodies: list[bytes]) -> Run:
     print(f"worker alone: {len(bodies)} uploads queued with the worker stopped, then drained; "
           f"load average {_load()}")
+    closed, paced = bodies[: args.drain_matches], bodies[args.drain_matches:]
     start = meter.sample(None)
-    uploads = _upload_all(args, club, key, bodies)
+    uploads = _upload_all(args, club, key, closed)
     time.sleep(1)  # the backends' last statements
     uploaded = meter.sample(None)
+    paced_uploads = _upload_paced(args, club, key, paced) if paced else None
     worker = _start_worker(env, args)
-    run = Run(uploads, [], {}, worker=worker, upload_cpu=uploaded - start)
+    run = Run(uploads, [], {}, worker=worker, upload_cpu=uploaded - start,
+              paced=paced_uploads)
     ready = meter.sample(worker.pid)
     _watch(db, meter, club, args.matches + len(bodies), worker, run)
     run.cpu = meter.sample(worker.pid) - ready
@@ -599,14 +654,28 @@ def _print(args: argparse.Namespace, engine: float, run: Run, drain: Run | None)
         print(f"  worker alone draining {len(d)} queued matches: {drain_rate:.1f} matches/s "
               f"({drain_rate / engine:.3f} × engine per core); "
               f"worker pool RSS {_mb(drain.rss[-1][1] if drain.rss else [])}")
+    if drain is not None and drain.uploads.latencies:
+        alone = [x * 1000 for x in drain.uploads.latencies]
+        print(f"  uploads alone (worker stopped), {args.clients} clients, closed loop: "
+              f"{len(alone) / max(1e-9, drain.uploads.finished - drain.uploads.started):.1f}/s;"
+              f" latency p50 {_percentile(alone, 0.5):.1f} ms, p95 "
+              f"{_percentile(alone, 0.95):.1f} ms")
+    if drain is not None and drain.paced is not None and drain.paced.latencies:
+        paced = [x * 1000 for x in drain.paced.latencies]
+        took = drain.paced.finished - drain.paced.started
+        print(f"  uploads paced at {args.paced_rate:.0f}/s (open loop, worker stopped): "
+              f"{len(paced)} in {took:.1f} s; latency from when due p50 "
+              f"{_percentile(paced, 0.5):.1f} ms, p95 {_percentile(paced, 0.95):.1f} ms, max "
+              f"{max(paced):.1f} ms; {len(drain.paced.errors)} not 201")
     capacity = 0.0
     if drain is not None and drain.verdict_times:
         n = len(drain.verdict_times)
         up, ver = drain.upload_cpu, drain.cpu
-        per_match = (up.total + ver.total) / n
+        n_up = len(drain.uploads.latencies)  # the closed-loop uploads that upload_cpu covers
+        per_match = up.total / n_up + ver.total / n
         capacity = 2 / per_match if per_match else 0.0
-        print(f"  CPU per match, uploads alone: web {up.web / n * 1000:.1f} ms, PostgreSQL "
-              f"{up.database / n * 1000:.1f} ms; verification alone: worker "
+        print(f"  CPU per match, uploads alone: web {up.web / n_up * 1000:.1f} ms, PostgreSQL "
+              f"{up.database / n_up * 1000:.1f} ms; verification alone: worker "
               f"{ver.worker / n * 1000:.1f} ms, PostgreSQL {ver.database / n * 1000:.1f} ms "
               f"(engine alone {1000 / engine:.1f} ms)")
         print(f"  capacity if the pipeline had both cores to itself: 2 / "

@@ -11,10 +11,22 @@ from typing import Any
 
 wsgi_app = "xuezhan.config.wsgi:application"
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
+# Sync workers: a process per request at a time. An upload is ~10 ms of Python CPU and a
+# few short waits on PostgreSQL and Redis (README "## Pipeline benchmark"); threads would
+# not run Python any faster (one interpreter lock per process), so processes it is, and
+# 2 × cores + 1 of them (5 on 2 cores) keeps the cores busy while some wait on the
+# database. More would only queue on the CPU instead of in the listen backlog, and cost
+# ~60 MB each. The slow clients are the proxy's to absorb (nginx buffers bodies and
+# answers by default, deploy/nginx.conf.example), so none holds a sync worker.
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
 workers = int(os.environ.get("GUNICORN_WORKERS", 2 * multiprocessing.cpu_count() + 1))
 # Requests are short (an upload is parsed and stored; verification runs in the workers).
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", 30))
 graceful_timeout = 30
+# Keep-alive: a sync worker closes each connection after its answer whatever this says
+# (gunicorn reads keepalive only in the threaded and async workers), and nginx speaks
+# HTTP/1.0 to its upstream unless told otherwise: a new loopback connection per request
+# costs ~0.1 ms, nothing to win there. Kept for GUNICORN_WORKER_CLASS=gthread setups.
 keepalive = 5
 # Restart workers now and then: bounds the damage of any slow leak.
 max_requests = 2000

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
@@ -172,6 +174,36 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
             "seats",
         ]
         read_only_fields = fields
+
+
+def stored_match_data(match: Match) -> dict[str, Any]:
+    """``MatchSerializer(match).data`` of a match just stored with its seats (prefetched,
+    players attached), built by hand: DRF would build the two serializers' fields from the
+    models' metadata again for each upload. tests/records/test_api.py holds the two equal."""
+    uploaded_by = match.uploaded_by
+    return {
+        "id": match.pk,
+        "club": match.club_id,
+        "status": match.status,
+        "source_match_id": match.source_match_id,
+        "content_sha256": match.content_sha256,
+        "ruleset_name": match.ruleset_name,
+        "played_at": _iso(match.played_at),
+        "uploaded_at": _iso(match.uploaded_at),
+        "uploaded_by": None if uploaded_by is None else uploaded_by.username,
+        "attempts": match.attempts,
+        "last_error": match.last_error,
+        "seats": [{"seat": s.seat, "player": s.player_id, "handle": s.player.handle}
+                  for s in match.seats.all()],
+    }
+
+
+def _iso(value: datetime | None) -> str | None:
+    """DRF's DateTimeField output: ISO 8601 in the current time zone, UTC as ``Z``."""
+    if value is None:
+        return None
+    text = timezone.localtime(value).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 class UploadFileSerializer(serializers.Serializer[Any]):

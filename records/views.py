@@ -37,6 +37,7 @@ from records.serializers import (
     MembershipRoleSerializer,
     PlayerSerializer,
     UploadFileSerializer,
+    stored_match_data,
 )
 from records.throttles import UploadThrottle
 
@@ -275,9 +276,10 @@ class MatchList(ClubMixin, generics.ListAPIView[Match]):
             "upload",
             extra={"match": upload.match.pk, "club": self.club.pk, "new": upload.created},
         )
-        match = selectors.club_matches(self.club).get(pk=upload.match.pk)  # status after commit
-        code = status.HTTP_201_CREATED if upload.created else status.HTTP_200_OK
-        return Response(MatchSerializer(match).data, status=code)
+        if upload.created:  # as stored, with its seats: queued, the verification after commit
+            return Response(stored_match_data(upload.match), status=status.HTTP_201_CREATED)
+        match = selectors.club_matches(self.club).get(pk=upload.match.pk)
+        return Response(MatchSerializer(match).data, status=status.HTTP_200_OK)
 
 
 def _upload_outcome(exc: Exception) -> str:

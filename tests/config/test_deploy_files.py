@@ -45,3 +45,28 @@ def test_the_environment_file_names_every_setting_production_requires() -> None:
 def test_there_is_one_beat_and_workers_are_templated() -> None:
     names = {p.name for p in UNITS}
     assert names == {"xuezhan-web.service", "xuezhan-worker@.service", "xuezhan-beat.service"}
+
+
+def gunicorn_config(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, object]:
+    import runpy
+
+    for name in ("GUNICORN_WORKERS", "GUNICORN_WORKER_CLASS"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))
+
+
+def test_gunicorn_runs_sync_workers_two_per_core_and_one_by_default(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing
+
+    config = gunicorn_config(monkeypatch)
+    assert config["worker_class"] == "sync"
+    assert config["workers"] == 2 * multiprocessing.cpu_count() + 1
+    assert config["wsgi_app"] == "xuezhan.config.wsgi:application"
+
+
+def test_the_gunicorn_workers_follow_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    config = gunicorn_config(monkeypatch, GUNICORN_WORKERS="3", GUNICORN_WORKER_CLASS="gthread")
+    assert (config["workers"], config["worker_class"]) == (3, "gthread")

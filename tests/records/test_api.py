@@ -7,8 +7,12 @@ from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
+from records import services
 from records.models import Match
+from records.serializers import MatchSerializer, stored_match_data
 from tests.records.documents import dumps, make_document
 
 pytestmark = pytest.mark.django_db
@@ -441,3 +445,40 @@ def test_an_id_too_large_for_the_database_is_a_404(
     big = "2505464436224936640512"  # over 2**63: no database integer holds it
     response = api_client(cast["olga"]).get("/api/v1/" + path.format(big=big, club=club.pk))
     assert response.status_code == 404 and response.json()["type"] == "not_found"
+
+
+def test_the_201_body_is_the_match_as_listed_without_reading_it_again(
+        club: Any, cast: Any, api_client: Any) -> None:
+    client = api_client(cast["mia"])
+    post_json(client, club, dumps(make_document(30)))  # the players exist: the usual upload
+    with CaptureQueriesContext(connection) as queries:
+        created = post_json(client, club, dumps(make_document(31)))
+    assert created.status_code == 201
+    reads = [q["sql"] for q in queries.captured_queries
+             if q["sql"].startswith("SELECT") and ('"records_match"' in q["sql"].split(
+                 " FROM ")[1] or '"records_seat"' in q["sql"].split(" FROM ")[1])]
+    assert reads == []
+    listed = client.get(url(club)).json()["results"]
+    assert created.json() == next(m for m in listed if m["id"] == created.json()["id"])
+
+
+@pytest.mark.parametrize("played_at", [None, "2026-11-02T19:30:00+08:00"])
+def test_the_stored_match_data_is_what_the_match_serializer_gives(
+        club: Any, cast: Any, played_at: str | None) -> None:
+    doc = make_document(33, match_id="m-33")
+    if played_at is None:
+        del doc["played_at"]
+    upload = services.upload_match(club=club, raw=dumps(doc), uploaded_by=cast["mia"])
+    assert stored_match_data(upload.match) == MatchSerializer(upload.match).data
+    anonymous = services.upload_match(club=club, raw=dumps(make_document(34)), uploaded_by=None)
+    assert stored_match_data(anonymous.match) == MatchSerializer(anonymous.match).data
+
+
+def test_the_stored_document_is_the_uploaded_one(club: Any, cast: Any, api_client: Any) -> None:
+    doc = make_document(32, rounds=2, match_id="m-32")
+    body = json.dumps(doc, ensure_ascii=False, indent=1).encode()
+    response = post_json(api_client(cast["mia"]), club, body)
+    assert response.status_code == 201
+    stored = Match.objects.get(pk=response.json()["id"])
+    assert stored.document == doc
+    assert bytes(stored.raw) == body

@@ -126,3 +126,26 @@ def test_a_match_of_another_club_is_not_found_through_yours(
     foreign = upload(make_document(5), to=other)
     response = api_client(cast["olga"]).get(f"/api/v1/clubs/{club.pk}/matches/{foreign.pk}/")
     assert response.status_code == 404
+
+
+def test_the_token_and_membership_look_ups_are_one_query_each(
+        club: Any, cast: Any, django_assert_num_queries: Any) -> None:
+    from records import selectors
+
+    mia = cast["mia"]
+    key = services.issue_token(user=mia).key
+    with django_assert_num_queries(1):
+        token = selectors.live_token(key)
+        assert token is not None
+        assert (token.user.pk, token.user.username, token.user.is_active) == (
+            mia.pk, "mia", True)
+    with django_assert_num_queries(1):
+        membership = selectors.membership_for(user=mia, club_id=club.pk)
+        assert membership is not None
+        assert (membership.role, membership.club.name, membership.club.created_at) == (
+            "member", club.name, club.created_at)
+    # what was left out is still there, read when asked for
+    assert token.user.date_joined == mia.date_joined
+    assert membership.created_at is not None
+    assert selectors.membership_for(user=cast["nora"], club_id=club.pk + 1) is None
+    assert selectors.live_token(key[:-1] + ("0" if key[-1] != "0" else "1")) is None

@@ -9,7 +9,7 @@ import pytest
 
 from records import services
 from records.errors import DocumentError, UploadTooLarge
-from records.models import Match, Membership, Player
+from records.models import Match, Membership, Player, Round, Seat
 from tests.records.documents import dumps, make_document
 from xuezhan.schema import canonical_bytes
 
@@ -132,3 +132,22 @@ def test_a_club_keeps_its_last_owner(club: Any, cast: Any) -> None:
     services.add_member(club=club, user=cast["adam"], role="owner")
     services.change_role(membership=owner, role="member")
     assert Membership.objects.filter(club=club, role="owner").count() == 1
+
+
+@pytest.mark.parametrize(("model", "names"), [
+    (Seat, services.SEAT_FIELDS), (Round, services.ROUND_FIELDS)])
+def test_the_upload_writes_every_column_of_its_seat_and_round_rows(
+        model: Any, names: tuple[str, ...]) -> None:
+    # upload_match inserts these rows by hand, naming these fields: a new column must be
+    # added there too (or it would be left to its database default)
+    fields = {f.name for f in model._meta.concrete_fields if not f.primary_key}
+    assert fields == set(names)
+
+
+def test_an_upload_stores_its_seats_and_rounds(club: Any, cast: Any) -> None:
+    doc = make_document(40, rounds=3)
+    match = services.upload_match(club=club, raw=dumps(doc), uploaded_by=cast["mia"]).match
+    assert [(s.seat, s.player.handle) for s in match.seats.order_by("seat")] == list(
+        enumerate(doc["players"]))
+    assert [(r.index, r.dealer, r.event_count) for r in match.rounds.order_by("index")] == [
+        (i, r["dealer"], len(r["events"])) for i, r in enumerate(doc["rounds"])]
