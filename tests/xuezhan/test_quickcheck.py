@@ -1,4 +1,4 @@
-"""The upload's quick check passes only documents the schema passes: never a bad one."""
+"""The quick check passes only documents the schema passes: never a bad one."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from records.quickcheck import passes
 from tests.records.documents import make_document
 from tests.xuezhan.test_fastpath import JSON_VALUES, _paths, legal_corpus
+from xuezhan.quickcheck import passes
 from xuezhan.schema import validate_document
 from xuezhan.sim.corrupt import KINDS, corrupt
 

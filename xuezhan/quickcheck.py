@@ -1,15 +1,17 @@
-"""A yes-or-no structural check of a log document, for the upload's usual case.
+"""A yes-or-no structural check of a log document, for the usual case of an upload or a
+review.
 
 ``validate_document`` names every problem with its path, and so runs a compiled check per
-event, ~750 calls for a match of 8 rounds. An upload only needs to know that a document
-is valid; the names matter only for a bad one. :func:`passes` answers yes for a
-well-formed document with the lean verifier's compiled checks (``xuezhan.schema.
-lean_checks``: the document with its rounds open, a round with its tiles and events open)
-plus the tiles by name and the draws and discards by hand, as ``xuezhan.fastpath`` reads
-them. A no says nothing: the caller runs ``validate_document``, whose issues are the 400's.
+event, ~750 calls for a match of 8 rounds. An upload, like the decision review, only needs
+to know that a document is valid; the names matter only for a bad one. :func:`passes`
+answers yes for a well-formed document with the lean verifier's compiled checks
+(``xuezhan.schema.lean_checks``: the document with its rounds open, a round with its
+tiles and events open) plus the tiles by name and the draws and discards by hand, as
+``xuezhan.fastpath`` reads them. A no says nothing: the caller runs ``validate_document``,
+whose issues are the ones to report.
 
 ``passes(doc)`` is True only where ``validate_document(doc)`` finds nothing
-(tests/records/test_quickcheck.py puts any value anywhere in legal documents to hold it).
+(tests/xuezhan/test_quickcheck.py puts any value anywhere in legal documents to hold it).
 """
 
 from __future__ import annotations
