@@ -40,7 +40,7 @@ from analysis.models import (
     SeatResult,
     Verification,
 )
-from records.models import Match, Seat
+from records.models import Match, Round, Seat
 
 _KEY = ("player_id", "day", "ruleset_name", "legal")
 _REVIEW_FIELDS = ("reviewed_discards", "best_discards", "ukeire_lost")
@@ -246,10 +246,13 @@ def _add_statement(time_zone: str) -> tuple[str, tuple[int, ...], tuple[Any, ...
     )  # fmt: skip
     key = "r.player_id, r.day, r.ruleset_name, r.legal"
     # the money between two seats of a round, from the match's payment lines read once
-    # (by round: per pair, the planner may pick the players' indexes, O(their history))
+    # (by round: per pair, the planner may pick the players' indexes, O(their history)),
+    # found through the match's rounds: asked through the seat rows' CTE, whose size the
+    # planner cannot know, it scanned every payment line of the club, O(its history)
     pay = (
         f"SELECT p.round_id, p.payer_player_id, p.payee_player_id, p.amount"
-        f" FROM {table(Payment)} AS p WHERE p.round_id IN (SELECT r.round_id FROM r)"
+        f" FROM {table(Round)} AS rr JOIN {table(Payment)} AS p ON p.round_id = rr.id"
+        f" WHERE rr.match_id = %s"
     )
     parts.append((
         f"INSERT INTO {table(PairDay)} (club_id, player_id, day, ruleset_name, legal, other_id,"
@@ -290,7 +293,7 @@ def _add_statement(time_zone: str) -> tuple[str, tuple[int, ...], tuple[Any, ...
     sql = f"WITH r AS MATERIALIZED ({source}), pay AS MATERIALIZED ({pay}), " + ", ".join(
         f"w{i} AS ({part})" for i, (part, _) in enumerate(writes)
     ) + f" {last[0]}"
-    params = (*source_params, *(p for _, ps in writes for p in ps), *last[1])
+    params = (*source_params, _MATCH, *(p for _, ps in writes for p in ps), *last[1])
     positions = tuple(i for i, p in enumerate(params) if p == _MATCH)
     assert positions, "the match id is a parameter"
     return sql, positions, params

@@ -159,3 +159,14 @@ def test_the_openapi_schema_validates_without_warnings(tmp_path: Path) -> None:
     schema = (tmp_path / "schema.yml").read_text()
     assert "/api/v1/clubs/{club_id}/matches/:" in schema
     assert "/api/v1/clubs/{club_id}/matches/{match_id}/rounds/{index}/replay/:" in schema
+
+
+def test_postgresql_connections_bind_parameters_on_the_server_and_plan_without_jit() -> None:
+    """docs/deploy.md, PostgreSQL settings: prepared statements, no JIT, SSD page costs;
+    options given in the URL are kept."""
+    db = config.database("postgres://u@127.0.0.1:5432/x?sslmode=prefer")
+    assert db["OPTIONS"]["server_side_binding"] is True
+    assert db["OPTIONS"]["sslmode"] == "prefer"
+    assert db["OPTIONS"]["options"] == "-c jit=off -c random_page_cost=1.1"
+    assert "OPTIONS" not in config.database("sqlite:///x.db") or "options" not in (
+        config.database("sqlite:///x.db")["OPTIONS"])

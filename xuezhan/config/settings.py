@@ -86,6 +86,22 @@ def database(url: str) -> dict[str, Any]:
     if config["ENGINE"] == "django.db.backends.sqlite3":
         # BEGIN IMMEDIATE: writers queue on the lock instead of failing with "database is locked".
         config["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    elif config["ENGINE"] == "django.db.backends.postgresql":
+        # Parameters sent apart from the statement (not quoted into it), so that psycopg
+        # prepares a statement a connection repeats (its 5th time on): an upload and a
+        # verification run the same dozen statements each time.
+        options = config.setdefault("OPTIONS", {})
+        options.setdefault(
+            "server_side_binding", envbool("DATABASE_SERVER_SIDE_BINDING", "True")
+        )
+        # No JIT: a statement the planner misjudges as large (a verification's day-row
+        # statement once the tables have grown) was compiled by LLVM at every run, ~1.2 s
+        # for a statement that runs in milliseconds. Random reads priced as on SSD or a
+        # cached database: at the default 4 the planner scanned every payment line of the
+        # club for a match's few (docs/deploy.md, "PostgreSQL settings").
+        options["options"] = " ".join(
+            filter(None, (options.get("options"), "-c jit=off -c random_page_cost=1.1"))
+        )
     return config
 
 
