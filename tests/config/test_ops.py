@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import needs_postgres
 from tests.records.documents import dumps, make_document
 
 pytestmark = pytest.mark.django_db
@@ -152,8 +153,10 @@ def test_a_new_pool_process_freezes_what_lives_as_long_as_it_does() -> None:
     """docs/deploy.md, Workers: a pool process builds the win tables, then gc.freeze()s."""
     import gc
 
+    from django.db.backends.signals import connection_created
+
     from xuezhan import hand
-    from xuezhan.config.celery import _settle_pool_process
+    from xuezhan.config.celery import _commit_without_waiting_for_the_disk, _settle_pool_process
 
     try:
         _settle_pool_process()
@@ -161,3 +164,27 @@ def test_a_new_pool_process_freezes_what_lives_as_long_as_it_does() -> None:
         assert hand._STATE  # the win tables were built before the freeze
     finally:
         gc.unfreeze()
+        connection_created.disconnect(_commit_without_waiting_for_the_disk)
+
+
+@needs_postgres
+def test_a_pool_process_commits_without_waiting_for_the_disk_and_the_web_waits() -> None:
+    """docs/deploy.md, PostgreSQL settings: what a worker writes is derived and recovered
+    by the sweep; what the web writes is not, so its connections keep waiting."""
+    from django.db import connection
+
+    from xuezhan.config.celery import _commit_without_waiting_for_the_disk
+
+    def setting() -> str:
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW synchronous_commit")
+            row = cursor.fetchone()
+        return str(row[0])
+
+    assert setting() == "on"
+    try:
+        _commit_without_waiting_for_the_disk(sender=None, connection=connection)
+        assert setting() == "off"
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SET synchronous_commit TO on")

@@ -49,8 +49,24 @@ def _settle_pool_process(**kwargs: Any) -> None:
     tables) out of the collector's reach: a full collection otherwise walks those
     long-lived objects again and again while a task runs, which measured 12% of a fresh
     decision review (docs/deploy.md, Workers). Each pool process does this once."""
+    from django.db.backends.signals import connection_created
+
     from xuezhan.hand import is_winning
 
+    connection_created.connect(_commit_without_waiting_for_the_disk)
     is_winning([0] * 27)
     gc.collect()
     gc.freeze()
+
+
+def _commit_without_waiting_for_the_disk(sender: Any, connection: Any, **kwargs: Any) -> None:
+    """A pool process's transactions commit without waiting for the WAL to reach the disk
+    (~10 ms a commit on the benchmark machine, two a verification). Everything a worker
+    writes — leases, verdicts and their rows, reviews, ratings — is derived from documents
+    already stored durably by the upload: should PostgreSQL itself crash and lose the last
+    moments of these commits, the matches are left queued or verifying and the sweep
+    queues them again (docs/deploy.md, "PostgreSQL settings"). The web's commits (uploads,
+    corrections) keep waiting: only they hold what cannot be recomputed."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET synchronous_commit TO off")
