@@ -42,7 +42,7 @@ CELERY_BROKER_URL = required("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = False
 CACHE_URL = required("CACHE_URL")
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    "default": {"BACKEND": "xuezhan.config.cache.KeptClientRedisCache", "LOCATION": CACHE_URL}
 }
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "")
 if not ALLOWED_HOSTS:

@@ -216,7 +216,7 @@ UPLOAD_RATE_LIMIT = os.environ.get("UPLOAD_RATE_LIMIT", "600/hour")
 # give them a shared one, e.g. CACHE_URL=redis://127.0.0.1:6379/1.
 CACHE_URL = envsecret("CACHE_URL")
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    "default": {"BACKEND": "xuezhan.config.cache.KeptClientRedisCache", "LOCATION": CACHE_URL}
     if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
 
