@@ -157,17 +157,22 @@ def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return found
 
 
+def put_anywhere(data: st.DataObject, doc: Any, value: Any) -> None:
+    """Put ``value`` in place of one value of ``doc`` (not the whole), drawn by ``data``."""
+    path = data.draw(st.sampled_from([p for p in _paths(doc) if p]))
+    target = doc
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = value
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), value=JSON_VALUES)
 def test_both_paths_agree_on_any_value_put_anywhere(data: st.DataObject, value: Any) -> None:
     # the lean checks must never pass what the schema refuses: this puts arbitrary JSON
     # (floats for integers, bools for seats, events of the wrong shape, ...) at any place
     doc = json.loads(json.dumps(legal_corpus()[data.draw(st.integers(0, 7))]))
-    path = data.draw(st.sampled_from([p for p in _paths(doc) if p]))
-    target = doc
-    for step in path[:-1]:
-        target = target[step]
-    target[path[-1]] = value
+    put_anywhere(data, doc, value)
     fast, lenient = both(doc)
     assert fast == lenient
 
@@ -178,11 +183,7 @@ def test_the_hand_check_of_a_round_never_passes_what_the_schema_refuses(
         data: st.DataObject, value: Any) -> None:
     doc = json.loads(json.dumps(legal_corpus()[data.draw(st.integers(0, 7))]))
     round_doc = {**doc["rounds"][0], "events": []}
-    path = data.draw(st.sampled_from([p for p in _paths(round_doc) if p]))
-    target: Any = round_doc
-    for step in path[:-1]:
-        target = target[step]
-    target[path[-1]] = value
+    put_anywhere(data, round_doc, value)
     if _plain_round(round_doc):
         # the tiles and events are the replay's to check: only the rest is vouched for
         named = {**round_doc, "hands": [["1m"] * len(h) for h in round_doc["hands"]],

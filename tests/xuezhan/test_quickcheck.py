@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.records.documents import make_document
-from tests.xuezhan.test_fastpath import JSON_VALUES, _paths, legal_corpus
+from tests.xuezhan.test_fastpath import JSON_VALUES, legal_corpus, put_anywhere
 from xuezhan.quickcheck import passes
 from xuezhan.schema import validate_document
 from xuezhan.sim.corrupt import KINDS, corrupt
@@ -47,11 +47,7 @@ def test_it_never_passes_a_document_the_schema_refuses_any_value_anywhere(
         data: st.DataObject, value: Any) -> None:
     # floats for integers, bools for seats, unknown tiles, events of the wrong shape, ...
     doc = json.loads(json.dumps(legal_corpus()[data.draw(st.integers(0, 7))]))
-    path = data.draw(st.sampled_from([p for p in _paths(doc) if p]))
-    target = doc
-    for step in path[:-1]:
-        target = target[step]
-    target[path[-1]] = value
+    put_anywhere(data, doc, value)
     if passes(doc):
         assert validate_document(doc) == []
 
