@@ -46,7 +46,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -431,31 +430,49 @@ class Uploads:
 
 
 def _upload_all(args: argparse.Namespace, club: int, key: str, bodies: list[bytes]) -> Uploads:
+    """Closed loop: ``--clients`` threads, each sending its next upload when the last is
+    answered; latency from the request."""
+    return _send(args, club, key, bodies, args.clients, rate=None)
+
+
+def _upload_paced(args: argparse.Namespace, club: int, key: str, bodies: list[bytes]) -> Uploads:
+    """Open loop: upload i is due at i / rate seconds, whatever the earlier ones do; its
+    latency counts from when it was due (a late client thread is the server's delay too).
+    Enough threads that a slow answer never holds back the next due upload."""
+    return _send(args, club, key, bodies, 32, rate=args.paced_rate)
+
+
+def _send(args: argparse.Namespace, club: int, key: str, bodies: list[bytes], threads: int,
+          rate: float | None) -> Uploads:
     out = Uploads()
     lock = threading.Lock()
-    feed: Iterator[bytes] = iter(bodies)
     path = f"/api/v1/clubs/{club}/matches/"
     headers = {"Authorization": f"Token {key}", "Content-Type": "application/json"}
+    feed = iter(enumerate(bodies))
+    out.started = time.time()
+    origin = time.perf_counter()
 
     def client() -> None:
         while True:
             with lock:
-                body = next(feed, None)
-            if body is None:
+                item = next(feed, None)
+            if item is None:
                 return
-            started = time.perf_counter()
-            status = _post(args.port, path, body, headers)
-            elapsed = time.perf_counter() - started
+            if rate is None:
+                due = time.perf_counter()
+            else:
+                due = origin + item[0] / rate
+                time.sleep(max(0.0, due - time.perf_counter()))
+            status = _post(args.port, path, item[1], headers)
             with lock:
-                out.latencies.append(elapsed)
+                out.latencies.append(time.perf_counter() - due)
                 if status != "201":
                     out.errors.append(status)
 
-    threads = [threading.Thread(target=client) for _ in range(args.clients)]
-    out.started = time.time()
-    for thread in threads:
+    workers = [threading.Thread(target=client) for _ in range(threads)]
+    for thread in workers:
         thread.start()
-    for thread in threads:
+    for thread in workers:
         thread.join()
     out.finished = time.time()
     return out
@@ -473,41 +490,6 @@ def _post(port: int, path: str, body: bytes, headers: dict[str, str]) -> str:
         return str(response.status)
     except OSError as exc:
         return repr(exc)
-
-
-def _upload_paced(args: argparse.Namespace, club: int, key: str, bodies: list[bytes]) -> Uploads:
-    """Open loop: upload i is due at i / rate seconds, whatever the earlier ones do; its
-    latency counts from when it was due (a late client thread is the server's delay too)."""
-    out = Uploads()
-    lock = threading.Lock()
-    path = f"/api/v1/clubs/{club}/matches/"
-    headers = {"Authorization": f"Token {key}", "Content-Type": "application/json"}
-    feed = iter(enumerate(bodies))
-    out.started = time.time()
-    origin = time.perf_counter()
-
-    def client() -> None:
-        while True:
-            with lock:
-                item = next(feed, None)
-            if item is None:
-                return
-            due = origin + item[0] / args.paced_rate
-            time.sleep(max(0.0, due - time.perf_counter()))
-            status = _post(args.port, path, item[1], headers)
-            with lock:
-                out.latencies.append(time.perf_counter() - due)
-                if status != "201":
-                    out.errors.append(status)
-
-    # enough threads that a slow answer never holds back the next due upload
-    threads = [threading.Thread(target=client) for _ in range(32)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    out.finished = time.time()
-    return out
 
 
 @dataclass
