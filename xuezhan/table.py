@@ -518,10 +518,11 @@ class Table:
                                         f"not {LIVE_WALL}"))
             for t in self.wall:
                 totals[t] += 1
-        for kind, n in enumerate(totals) if max(totals) > COPIES else ():
-            if n > COPIES:
-                problems.append(Problem("fifth_copy", f"{TILES[kind]} appears {n} times in the "
-                                        "deal" + (" and wall" if self.wall else "")))
+        if max(totals) > COPIES:  # rare: one pass in C rules it out for the usual deal
+            for kind, n in enumerate(totals):
+                if n > COPIES:
+                    problems.append(Problem("fifth_copy", f"{TILES[kind]} appears {n} times in "
+                                            "the deal" + (" and wall" if self.wall else "")))
         return problems
 
     def _exchange(self, ex: Exchange, problems: list[Problem]) -> None:
