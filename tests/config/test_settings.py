@@ -166,7 +166,17 @@ def test_postgresql_connections_bind_parameters_on_the_server_and_plan_without_j
     options given in the URL are kept."""
     db = config.database("postgres://u@127.0.0.1:5432/x?sslmode=prefer")
     assert db["OPTIONS"]["server_side_binding"] is True
+    assert db["OPTIONS"]["prepare_threshold"] == 5  # Django's default, None, prepares none
     assert db["OPTIONS"]["sslmode"] == "prefer"
     assert db["OPTIONS"]["options"] == "-c jit=off -c random_page_cost=1.1"
     assert "OPTIONS" not in config.database("sqlite:///x.db") or "options" not in (
         config.database("sqlite:///x.db")["OPTIONS"])
+
+
+def test_a_negative_prepare_threshold_keeps_prepared_statements_off(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/deploy.md: behind a pooler in transaction mode, DATABASE_PREPARE_THRESHOLD=-1."""
+    monkeypatch.setenv("DATABASE_PREPARE_THRESHOLD", "-1")
+    assert config.database("postgres://u@h/x")["OPTIONS"]["prepare_threshold"] is None
+    monkeypatch.setenv("DATABASE_PREPARE_THRESHOLD", "0")
+    assert config.database("postgres://u@h/x")["OPTIONS"]["prepare_threshold"] == 0

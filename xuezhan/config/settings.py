@@ -94,6 +94,11 @@ def database(url: str) -> dict[str, Any]:
         options.setdefault(
             "server_side_binding", envbool("DATABASE_SERVER_SIDE_BINDING", "True")
         )
+        # Django turns psycopg's prepared statements off unless asked (for poolers such as
+        # PgBouncer in transaction mode, where a connection's prepared statements may be on
+        # another server connection): a negative value keeps them off.
+        threshold = envint("DATABASE_PREPARE_THRESHOLD", 5)
+        options.setdefault("prepare_threshold", threshold if threshold >= 0 else None)
         # No JIT: a statement the planner misjudges as large (a verification's day-row
         # statement once the tables have grown) was compiled by LLVM at every run, ~1.2 s
         # for a statement that runs in milliseconds. Random reads priced as on SSD or a
