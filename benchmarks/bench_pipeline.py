@@ -371,10 +371,18 @@ class Cpu:
     web: float = 0.0
     worker: float = 0.0
     database: float = 0.0
+    machine: float = 0.0  # every core's busy seconds, whoever used them (/proc/stat)
+    cores: float = 0.0  # every core's seconds, busy or idle
 
     def __sub__(self, other: Cpu) -> Cpu:
         return Cpu(self.web - other.web, self.worker - other.worker,
-                   self.database - other.database)
+                   self.database - other.database, self.machine - other.machine,
+                   self.cores - other.cores)
+
+    @property
+    def busy(self) -> float:
+        """The share of the machine's cores that were busy (0–1)."""
+        return self.machine / self.cores if self.cores else 0.0
 
     @property
     def total(self) -> float:
@@ -401,9 +409,17 @@ class CpuMeter:
             for pid in pids:
                 self._seen[pid] = (name, _cpu([pid]))
         out = Cpu()
+        out.machine, out.cores = _machine()
         for name, seconds in self._seen.values():
             setattr(out, name, getattr(out, name) + seconds)
         return out
+
+
+def _machine() -> tuple[float, float]:
+    """All cores' busy seconds (idle and I/O wait excepted) and all their seconds so far."""
+    ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    hz = os.sysconf("SC_CLK_TCK")
+    return (sum(ticks) - ticks[3] - ticks[4]) / hz, sum(ticks) / hz
 
 
 def _rss_mb(pid: int) -> float:
@@ -666,6 +682,9 @@ def _print(args: argparse.Namespace, engine: float, run: Run, drain: Run | None)
     print(f"  CPU per match end to end (reviews that ran included): web "
           f"{e2e.web / args.matches * 1000:.1f} ms, worker {e2e.worker / args.matches * 1000:.1f}"
           f" ms, PostgreSQL {e2e.database / args.matches * 1000:.1f} ms")
+    # idle cores while matches wait: what a pipeline bound by waits, not by CPU, shows
+    print(f"  cores busy (the whole machine): end to end {e2e.busy:.0%}"
+          + (f", worker alone draining {drain.cpu.busy:.0%}" if drain is not None else ""))
     print()
     print(f"goals (issue 13; ratio goals scaled from {ISSUE_ROUNDS_PER_SECOND:.0f} rounds/s "
           f"per core for the engine there: {GOAL_RATE:.0f} matches/s = {goal_ratio:.3f} × engine):")
