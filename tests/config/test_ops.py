@@ -188,3 +188,48 @@ def test_a_pool_process_commits_without_waiting_for_the_disk_and_the_web_waits()
     finally:
         with connection.cursor() as cursor:
             cursor.execute("SET synchronous_commit TO on")
+
+
+def _task_sender(*, eager: bool) -> Any:
+    class Request:
+        is_eager = eager
+
+    class Sender:
+        request = Request()
+
+    return Sender()
+
+
+def test_a_worker_keeps_its_database_connections_for_the_life_of_a_pool_process(
+        settings: Any) -> None:
+    """docs/deploy.md, Workers: Celery's fixup closes the connections every task unless
+    told to reuse them; they are reused for longer than a pool process lives."""
+    from xuezhan.config.celery import app
+
+    assert app.conf.get("CELERY_DB_REUSE_MAX") == settings.CELERY_DB_REUSE_MAX
+    assert settings.CELERY_DB_REUSE_MAX >= settings.CELERY_WORKER_MAX_TASKS_PER_CHILD
+
+
+@pytest.mark.django_db(transaction=True)
+def test_between_tasks_a_healthy_connection_is_kept_and_a_broken_one_closed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """As Django does around a request (close_old_connections); an eager task's
+    connection belongs to its caller and is left alone."""
+    from django.db import connection
+
+    from xuezhan.config.celery import _tidy_database_connections
+
+    connection.ensure_connection()
+    kept = connection.connection
+    _tidy_database_connections(sender=_task_sender(eager=False))
+    assert connection.connection is kept  # reused by the next task
+
+    closed: list[bool] = []
+    monkeypatch.setattr(connection, "close", lambda: closed.append(True))
+    connection.errors_occurred = True
+    monkeypatch.setattr(connection, "is_usable", lambda: False)
+    _tidy_database_connections(sender=_task_sender(eager=True))
+    assert not closed  # the caller's
+    _tidy_database_connections(sender=_task_sender(eager=False))
+    assert closed  # the next task connects again
+    connection.errors_occurred = False

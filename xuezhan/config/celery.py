@@ -10,7 +10,13 @@ import time
 from typing import Any
 
 from celery import Celery
-from celery.signals import worker_process_init, worker_ready, worker_shutdown
+from celery.signals import (
+    task_postrun,
+    task_prerun,
+    worker_process_init,
+    worker_ready,
+    worker_shutdown,
+)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "xuezhan.config.settings")
 
@@ -70,3 +76,18 @@ def _commit_without_waiting_for_the_disk(sender: Any, connection: Any, **kwargs:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SET synchronous_commit TO off")
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _tidy_database_connections(sender: Any = None, **kwargs: Any) -> None:
+    """Around each task a worker runs, what Django does around each request: close a
+    connection that is broken or older than CONN_MAX_AGE, and check the next one before
+    use (CONN_HEALTH_CHECKS). Celery's own fixup would close them all instead, every task;
+    settings.CELERY_DB_REUSE_MAX turns that off. Not for an eager task: it runs inside
+    the caller's request or transaction, whose connection is the caller's to manage."""
+    if getattr(getattr(sender, "request", None), "is_eager", False):
+        return
+    from django.db import close_old_connections
+
+    close_old_connections()
