@@ -17,6 +17,7 @@ and the shipped gunicorn configuration (deploy/gunicorn.conf.py):
    follow each verdict (their own queue) drain afterwards;
 5. the worker's pool processes' resident memory (VmRSS) through the run: after the first
    quarter of the matches and at the end, and the growth per match in between;
+   the share of the machine's cores busy (/proc/stat), end to end and draining;
 6. the worker alone: with the worker stopped, ``--drain-matches`` more uploads fill the
    queue (closed loop, ``--clients`` threads: the web's CPU per upload and its latency
    alone), then ``--paced-matches`` more are sent open loop at ``--paced-rate`` per
