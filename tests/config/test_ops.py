@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -191,13 +192,7 @@ def test_a_pool_process_commits_without_waiting_for_the_disk_and_the_web_waits()
 
 
 def _task_sender(*, eager: bool) -> Any:
-    class Request:
-        is_eager = eager
-
-    class Sender:
-        request = Request()
-
-    return Sender()
+    return SimpleNamespace(request=SimpleNamespace(is_eager=eager))
 
 
 def test_a_worker_keeps_its_database_connections_for_the_life_of_a_pool_process(

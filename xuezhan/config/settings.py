@@ -327,13 +327,13 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # this resident size (KB): its memory stays bounded whatever the engine's caches or the
 # allocator keep (measured: about 10 KB per verification; a review's tables tens of MB).
 CELERY_WORKER_MAX_TASKS_PER_CHILD = envint("CELERY_MAX_TASKS_PER_CHILD", 500)
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = envint("CELERY_MAX_MEMORY_PER_CHILD_KB", 200_000)
 # Celery's Django fixup closes every database connection before and after each task unless
 # told to reuse them for this many: a new PostgreSQL backend per verification (a fork, its
 # catalog caches filled again, no prepared statement ever reused) cost more CPU than the
 # verification's own statements. Reused, a connection is checked as a request's is
 # (xuezhan/config/celery.py: closed when broken or older than DATABASE_CONN_MAX_AGE).
 CELERY_DB_REUSE_MAX = envint("CELERY_DB_REUSE_MAX", 1000)
-CELERY_WORKER_MAX_MEMORY_PER_CHILD = envint("CELERY_MAX_MEMORY_PER_CHILD_KB", 200_000)
 CELERY_TASK_TIME_LIMIT = VERIFY_TIME_LIMIT_SECONDS
 CELERY_TASK_SOFT_TIME_LIMIT = max(1, VERIFY_TIME_LIMIT_SECONDS - 10)
 CELERY_TASK_IGNORE_RESULT = True  # the state lives in the database, not a result backend
