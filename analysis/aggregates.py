@@ -4,8 +4,8 @@
 Every derived row a match touches — ``PlayerDay``, ``PlayerDayPattern``, ``PairDay`` and
 ``PlayerMatch`` — is kept in step in the caller's transaction, three ways:
 
-- ``add_match``: a first verification (nothing of the match is counted yet) adds the
-  match's own sums to its keys' rows, in one statement on PostgreSQL;
+- ``add_matches``: a first verification (nothing of the matches is counted yet) adds
+  the matches' own sums to their keys' rows, in one statement on PostgreSQL;
 - ``add_review``: a review stored later adds the difference of its review sums;
 - ``refresh_match``: any other change (a forced verification, a cleared or deleted
   match, a moved day) deletes the (player, day) keys of its seats, before and after, and
@@ -28,6 +28,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import Count, F, Min, Model, Q, QuerySet, Sum
 from django.db.models.functions import TruncDate
+from django.db.models.lookups import Lookup
 from django.utils import timezone
 
 from analysis import stats
@@ -81,24 +82,25 @@ def refresh_match(match_id: int) -> None:
     rebuild_keys(match["club_id"], keys)
 
 
-def add_match(match_id: int, keys: set[tuple[int, date]]) -> None:
-    """Count a match verified for the first time: add its complete seat rows' sums to the
-    day rows of its (player, day) ``keys`` and insert its ``PlayerMatch`` rows.
+def add_matches(match_ids: list[int], keys: set[tuple[int, date]]) -> None:
+    """Count matches verified for the first time: add their complete seat rows' sums to
+    the day rows of their (player, day) ``keys`` and insert their ``PlayerMatch`` rows.
 
     For the verification that has just written the seat rows (``analysis.services``), in
-    its transaction: it knows the keys, and that nothing of the match is counted yet (a
+    its transaction: it knows the keys, and that nothing of the matches is counted yet (a
     match has ``PlayerMatch`` rows only once a verification of it committed) nor reviewed.
-    On PostgreSQL one statement does it (``_add_statement``), else ``_add`` does."""
-    if not keys:
+    On PostgreSQL one statement does it, whatever the number of matches
+    (``_add_statement``), else ``_add`` does."""
+    if not match_ids or not keys:
         return
     _lock(keys)
     if connection.vendor != "postgresql":
-        _add(SeatResult.objects.filter(match_id=match_id, complete=True))
+        _add(SeatResult.objects.filter(match_id__in=match_ids, complete=True))
         return
     sql, positions, compiled = _add_statement(timezone.get_current_timezone_name())
     params = list(compiled)
     for i in positions:
-        params[i] = match_id
+        params[i] = list(match_ids)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
 
@@ -191,20 +193,32 @@ def _add(rows: QuerySet[SeatResult]) -> None:
             _upsert_add(model, list(objs))
 
 
-#: stands for the match id while a statement is compiled (``_add_statement``)
-_MATCH = -1_234_567_891
+#: stands for the match ids while a statement is compiled (``_add_statement``)
+_MATCHES = [-1_234_567_891]
+
+
+class _AnyOf(Lookup):
+    """``column = ANY(%s)`` with one parameter, an array: the statement compiled once
+    (and prepared by PostgreSQL once) takes any number of ids."""
+
+    lookup_name = "any_of"
+    prepare_rhs = False
+
+    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, tuple[Any, ...]]:
+        lhs, params = self.process_lhs(compiler, connection)
+        return f"{lhs} = ANY(%s)", (*params, self.rhs)
 
 
 @functools.cache
 def _add_statement(time_zone: str) -> tuple[str, tuple[int, ...], tuple[Any, ...]]:
-    """The one statement that counts a first verification on PostgreSQL, compiled once per
-    process and time zone: its SQL, where the match id goes in its parameters, and them.
+    """The one statement that counts first verifications on PostgreSQL, compiled once per
+    process and time zone: its SQL, where the match ids go in its parameters, and them.
 
     The same sums as ``_add``: the day and pattern rows are the ORM's queries of
     ``_days`` and ``_patterns`` (``stats.AGGREGATES`` itself), upserted; the pairs and the
     match rows are what ``_pairs`` and ``_matches`` compute, in SQL (ties to the earliest
     round). Each insert is in key order, as ``_upsert_add`` writes (one lock order)."""
-    rows = SeatResult.objects.filter(match_id=_MATCH, complete=True).annotate(
+    rows = SeatResult.objects.filter(_AnyOf(F("match_id"), _MATCHES), complete=True).annotate(
         day=TruncDate("played_at")
     )
     parts: list[tuple[str, tuple[Any, ...]]] = []
@@ -252,7 +266,7 @@ def _add_statement(time_zone: str) -> tuple[str, tuple[int, ...], tuple[Any, ...
     pay = (
         f"SELECT p.round_id, p.payer_player_id, p.payee_player_id, p.amount"
         f" FROM {table(Round)} AS rr JOIN {table(Payment)} AS p ON p.round_id = rr.id"
-        f" WHERE rr.match_id = %s"
+        f" WHERE rr.match_id = ANY(%s)"
     )
     parts.append((
         f"INSERT INTO {table(PairDay)} (club_id, player_id, day, ruleset_name, legal, other_id,"
@@ -293,9 +307,9 @@ def _add_statement(time_zone: str) -> tuple[str, tuple[int, ...], tuple[Any, ...
     sql = f"WITH r AS MATERIALIZED ({source}), pay AS MATERIALIZED ({pay}), " + ", ".join(
         f"w{i} AS ({part})" for i, (part, _) in enumerate(writes)
     ) + f" {last[0]}"
-    params = (*source_params, _MATCH, *(p for _, ps in writes for p in ps), *last[1])
-    positions = tuple(i for i, p in enumerate(params) if p == _MATCH)
-    assert positions, "the match id is a parameter"
+    params = (*source_params, _MATCHES, *(p for _, ps in writes for p in ps), *last[1])
+    positions = tuple(i for i, p in enumerate(params) if p is _MATCHES)
+    assert positions, "the match ids are a parameter"
     return sql, positions, params
 
 

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from records.models import Match
@@ -40,6 +40,66 @@ def claim(*, match_id: int, owner: str) -> bool:
         )
     )
     return claimed == 1
+
+
+def claim_batch(*, match_id: int, owner: str, size: int) -> tuple[list[int], list[int]]:
+    """Claim the match for ``owner`` (:func:`claim`), then up to ``size`` - 1 more matches
+    queued and never claimed, oldest first, skipping rows locked by others: return the
+    batch to verify, the match first ([] if it could not be claimed), and the matches
+    given back, which the caller enqueues again.
+
+    Only a first attempt takes others. A task run again (retried, or redelivered after its
+    worker died) verifies its match alone and gives back the others it had taken (queued
+    again, their attempt counted, so that none is taken into a batch again): a match that
+    kills its worker takes the others down with it once, not until they are given up on.
+    """
+    if not claim(match_id=match_id, owner=owner):
+        return [], []
+    if size <= 1:
+        return [match_id], []
+    if not Match.objects.filter(pk=match_id, attempts=1).exists():
+        return [match_id], _give_back(owner=owner, keep=match_id)
+    now = timezone.now()
+    more = (
+        Match.objects.filter(status=Match.Status.QUEUED, attempts=0)
+        .exclude(pk=match_id)
+        .order_by("pk")
+        .select_for_update(skip_locked=True)
+        .values_list("pk", flat=True)[: size - 1]
+    )
+    # the ids first: as a subquery of the UPDATE, PostgreSQL may scan it again for each
+    # row and, the first rows now taken, lock more than ``size`` - 1
+    with transaction.atomic():
+        Match.objects.filter(pk__in=list(more)).update(
+            status=Match.Status.VERIFYING,
+            attempts=F("attempts") + 1,
+            status_changed_at=now,
+            lease_until=now + timedelta(seconds=settings.VERIFY_LEASE_SECONDS),
+            lease_owner=owner[:64],
+        )
+    taken = _held(owner=owner, keep=match_id).values_list("pk", flat=True)
+    return [match_id, *taken], []
+
+
+def _held(*, owner: str, keep: int) -> QuerySet[Match]:
+    return (
+        Match.objects.filter(status=Match.Status.VERIFYING, lease_owner=owner[:64])
+        .exclude(pk=keep)
+        .order_by("pk")
+    )
+
+
+def _give_back(*, owner: str, keep: int) -> list[int]:
+    """Queue again the matches ``owner`` holds besides ``keep``; return their ids."""
+    with transaction.atomic():
+        ids = list(_held(owner=owner, keep=keep).select_for_update().values_list("pk", flat=True))
+        Match.objects.filter(pk__in=ids).update(
+            status=Match.Status.QUEUED,
+            status_changed_at=timezone.now(),
+            lease_until=None,
+            lease_owner="",
+        )
+    return ids
 
 
 def sweep(*, now: datetime | None = None) -> list[int]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import operator
+from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -29,47 +31,83 @@ from xuezhan.rules import Rules
 
 
 def verify_match(*, match_id: int, force: bool = False) -> Match:
-    """Replay the match's document and store the verdict, violations and settlement.
+    """Replay the match's document and store the verdict, violations and settlement
+    (:func:`verify_matches` of one match); Match.DoesNotExist if there is none."""
+    found = verify_matches(match_ids=[match_id], force=force)
+    if not found:
+        raise Match.DoesNotExist(f"no match {match_id}")
+    return found[0]
+
+
+def verify_matches(*, match_ids: Sequence[int], force: bool = False) -> list[Match]:
+    """Replay each match's document and store its verdict, violations and settlement, all
+    in one transaction; return the matches found, in ``match_ids``' order.
 
     Idempotent: a match already verified (or illegal, or failed) is left alone unless
     ``force``; a forced run replaces every derived row, so running it twice changes nothing.
-    The engine runs before the match row is locked, on the document read once; the rows are
-    written under the lock, after checking that the match still wants them and that its
-    document is the one replayed (a correction may have replaced it meanwhile): two
-    workers never interleave their writes, and the lock is held for the writes alone.
-    A verdict (verified or illegal) sends ``verdict_stored`` once committed: the decision
-    review follows in its own task (:func:`store_review`).
+    The engine runs before the match rows are locked, on the documents read once; the rows
+    are written under the locks, after checking that each match still wants them and that
+    its document is the one replayed (a correction may have replaced it meanwhile): two
+    workers never interleave their writes, and the locks are held for the writes alone.
+    Several matches share each statement (one COPY per table, one statement for the
+    statistics' day rows): the pipeline's worker verifies the queued matches in batches
+    (analysis.tasks, docs/deploy.md). A verdict (verified or illegal) sends
+    ``verdict_stored`` once committed: the decision review follows in its own task
+    (:func:`store_review`).
     """
-    match = Match.objects.defer("raw").get(pk=match_id)
-    if match.is_terminal and not force:
-        return match
-    outcome = _run_engine(match.document)
-    with transaction.atomic():
-        # NO KEY: another verification's rows that point at this match (the statistics'
-        # day rows, analysis.aggregates) must not wait on it at their commit
-        # rows exist only after a committed verification, which always writes its
-        # Verification: without one, there is nothing to delete nor counted
-        locked = (
-            Match.objects.select_for_update(no_key=True)
-            .defer("raw", "document")
-            .annotate(has_results=Exists(Verification.objects.filter(match=OuterRef("pk"))))
-            .get(pk=match_id)
-        )
-        if locked.is_terminal and not force:
-            return locked  # another run got there first: its rows stand
-        if locked.content_sha256 != match.content_sha256:  # corrected since it was read
-            outcome = _run_engine(Match.objects.values_list("document", flat=True).get(pk=match_id))
-        if locked.has_results:
-            _clear_results(locked)
-        keys = _store_outcome(locked, outcome)
-        if locked.has_results:  # the day rows follow the facts, cleared or new
-            aggregates.refresh_match(locked.pk)
-        else:  # nothing of it counted yet: its sums only add (O(the match))
-            aggregates.add_match(locked.pk, keys)
-    stats.facts_changed(locked.club_id)
-    if locked.status in FACT_STATUSES:
-        publish_verdict_stored(locked.pk)
-    return locked
+    read = {m.pk: m for m in Match.objects.defer("raw").filter(pk__in=match_ids)}
+    outcomes = {pk: _run_engine(m.document) for pk, m in read.items()
+                if force or not m.is_terminal}  # fmt: skip
+    found = {pk: m for pk, m in read.items() if pk not in outcomes}
+    stored: list[Match] = []
+    if outcomes:
+        with transaction.atomic():
+            stored = _store_locked(read, outcomes, found, force=force)
+    for club_id in sorted({m.club_id for m in stored}):
+        stats.facts_changed(club_id)
+    for match in stored:
+        if match.status in FACT_STATUSES:
+            publish_verdict_stored(match.pk)
+    return [found[pk] for pk in match_ids if pk in found]
+
+
+def _store_locked(
+    read: dict[int, Match], outcomes: dict[int, _Outcome], found: dict[int, Match], *,
+    force: bool,
+) -> list[Match]:
+    """Lock the matches (in id order), and write the outcomes of those that still want
+    them; ``found`` gets every locked match. Returns the matches written."""
+    # NO KEY: another verification's rows that point at this match (the statistics'
+    # day rows, analysis.aggregates) must not wait on it at their commit;
+    # rows exist only after a committed verification, which always writes its
+    # Verification: without one, there is nothing to delete nor counted
+    locked = (
+        Match.objects.select_for_update(no_key=True)
+        .defer("raw", "document")
+        .annotate(has_results=Exists(Verification.objects.filter(match=OuterRef("pk"))))
+        .filter(pk__in=outcomes)
+        .order_by("pk")
+    )
+    writing: list[Match] = []
+    counted: set[int] = set()  # the matches with rows: cleared now, their day rows redone
+    for match in locked:
+        found[match.pk] = match
+        if match.is_terminal and not force:
+            continue  # another run got there first: its rows stand
+        if match.content_sha256 != read[match.pk].content_sha256:  # corrected since read
+            document = Match.objects.values_list("document", flat=True).get(pk=match.pk)
+            outcomes[match.pk] = _run_engine(document)
+        if match.has_results:
+            _clear_results(match)
+            counted.add(match.pk)
+        writing.append(match)
+    keys = _store_outcomes(writing, outcomes)
+    for pk in sorted(counted):  # the day rows follow the facts, cleared or new
+        aggregates.refresh_match(pk)
+    # nothing of the others counted yet: their sums only add (O(the matches))
+    added = [m.pk for m in writing if m.pk not in counted]
+    aggregates.add_matches(added, set().union(*(keys[pk] for pk in added)))
+    return writing
 
 
 @dataclass(frozen=True)
@@ -90,32 +128,55 @@ def _run_engine(document: Any) -> _Outcome:
         return _Outcome(error=f"{type(exc).__name__}: {exc}"[:2000])
 
 
-def _store_outcome(match: Match, outcome: _Outcome) -> set[tuple[int, date]]:
-    """Write the outcome's rows and the match's status (the row is locked by the caller,
-    and its old rows cleared); return the (player, day) keys of the seat rows written."""
-    error = outcome.error
-    keys: set[tuple[int, date]] = set()
-    if outcome.report is not None:
-        try:
-            with transaction.atomic():  # a savepoint: rows the database refuses are an error too
-                keys = _write_results(match, outcome.report, outcome.plays)
-        except (OperationalError, InterfaceError):
-            raise  # the database is away: the task retries with backoff
-        except Exception as exc:  # refused rows must not loop: record it
-            error = f"{type(exc).__name__}: {exc}"[:2000]
-            keys = set()
-    if error:
-        match.status = Match.Status.FAILED
-    else:
-        assert outcome.report is not None
-        match.status = Match.Status.VERIFIED if outcome.report["legal"] else Match.Status.ILLEGAL
-    match.last_error = error
-    match.status_changed_at = timezone.now()
+def _store_outcomes(
+    matches: list[Match], outcomes: dict[int, _Outcome]
+) -> dict[int, set[tuple[int, date]]]:
+    """Write the outcomes' rows and the matches' statuses (their rows are locked by the
+    caller, and their old rows cleared); return each match's (player, day) keys of the
+    seat rows written."""
+    errors = {m.pk: outcomes[m.pk].error for m in matches}
+    reported = [m for m in matches if outcomes[m.pk].report is not None]
+    keys: dict[int, set[tuple[int, date]]] = {m.pk: set() for m in matches}
+    keys.update(_write_checked(reported, outcomes, errors))
+    now = timezone.now()
+    changed: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for match in matches:
+        report, error = outcomes[match.pk].report, errors[match.pk]
+        if error or report is None:
+            match.status = Match.Status.FAILED
+        else:
+            match.status = Match.Status.VERIFIED if report["legal"] else Match.Status.ILLEGAL
+        match.last_error, match.status_changed_at = error, now
+        changed[match.status, error].append(match.pk)
     # an UPDATE, not save(): the verdict is the pipeline's bookkeeping, as the claim is
     # (analysis.leases), not a change someone made; the match's history keeps those
-    Match.objects.filter(pk=match.pk).update(
-        status=match.status, last_error=error, status_changed_at=match.status_changed_at
-    )
+    for (status, error), pks in changed.items():
+        Match.objects.filter(pk__in=pks).update(
+            status=status, last_error=error, status_changed_at=now
+        )
+    return keys
+
+
+def _write_checked(
+    matches: list[Match], outcomes: dict[int, _Outcome], errors: dict[int, str]
+) -> dict[int, set[tuple[int, date]]]:
+    """:func:`_write_results` in a savepoint: rows the database refuses are an error of
+    their match, recorded in ``errors``. A batch refused is written again a match at a
+    time, to find whose rows they were."""
+    if not matches:
+        return {}
+    try:
+        with transaction.atomic():
+            return _write_results(matches, outcomes)
+    except (OperationalError, InterfaceError):
+        raise  # the database is away: the task retries with backoff
+    except Exception as exc:  # refused rows must not loop: record it
+        if len(matches) == 1:
+            errors[matches[0].pk] = f"{type(exc).__name__}: {exc}"[:2000]
+            return {}
+    keys: dict[int, set[tuple[int, date]]] = {}
+    for match in matches:
+        keys.update(_write_checked([match], outcomes, errors))
     return keys
 
 
@@ -213,48 +274,96 @@ def _clear_results(match: Match) -> None:
     SeatResult.objects.filter(round__match=match).delete()
 
 
+@dataclass
+class _Rows:
+    """The rows a verification inserts besides its Verification, as {attname: value}."""
+
+    violations: list[dict[str, Any]] = field(default_factory=list)
+    settlements: list[dict[str, Any]] = field(default_factory=list)
+    payments: list[dict[str, Any]] = field(default_factory=list)
+    seat_results: list[dict[str, Any]] = field(default_factory=list)
+
+
 def _write_results(
-    match: Match, report: dict[str, Any], plays: list[list[PlayFacts] | None]
+    matches: list[Match], outcomes: dict[int, _Outcome]
+) -> dict[int, set[tuple[int, date]]]:
+    """Insert each match's verification, its violations, the rounds' settlements, payment
+    lines and seat facts, one statement per table; return each match's (player, day) keys
+    of the seat rows (analysis.aggregates)."""
+    now = timezone.now()
+    reports = {m.pk: outcomes[m.pk].report or {} for m in matches}
+    ids = [m.pk for m in matches]
+    # COPY, as the other rows: bulk_create sends each column as one array, and psycopg
+    # escapes each report's text into it character by character (~5 ms a match)
+    _insert_rows(Verification, [
+        {
+            "match_id": pk,
+            "legal": report["legal"],
+            "engine_version": xuezhan.__version__,
+            "verified_at": now,
+            "ruleset": report["ruleset"],
+            "totals": report["totals"],
+            "report": report,
+            "review": None,  # stored by store_review, in its own task
+        }
+        for pk, report in reports.items()
+    ])  # fmt: skip
+    verifications = dict(
+        Verification.objects.filter(match_id__in=ids).values_list("match_id", "pk")
+    )
+    rounds = {(match_id, i): (pk, dealer) for match_id, i, pk, dealer in
+              Round.objects.filter(match_id__in=ids).values_list("match_id", "index", "pk",
+                                                                 "dealer")}  # fmt: skip
+    players: dict[int, dict[int, int]] = defaultdict(dict)
+    for match_id, seat, player_id in Seat.objects.filter(match_id__in=ids).values_list(
+        "match_id", "seat", "player_id"
+    ):
+        players[match_id][seat] = player_id
+    rows = _Rows()
+    keys = {}
+    for match in matches:
+        rows.violations.extend(_violation_rows(verifications[match.pk], reports[match.pk]))
+        keys[match.pk] = _round_rows(match, outcomes[match.pk], rounds, players[match.pk], rows)
+    _insert_rows(Violation, rows.violations)
+    _insert_rows(RoundSettlement, rows.settlements)
+    _insert_rows(Payment, rows.payments)
+    _insert_rows(SeatResult, rows.seat_results)
+    return keys
+
+
+def _violation_rows(verification_id: int, report: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "verification_id": verification_id,
+            "ordinal": ordinal,
+            "round_index": v.get("round"),
+            "event_index": v.get("event"),
+            "seat": v.get("seat"),
+            "code": v["code"],
+            "message": v["message"],
+        }
+        for ordinal, v in enumerate(report["violations"])
+    ]
+
+
+def _round_rows(
+    match: Match,
+    outcome: _Outcome,
+    rounds: dict[tuple[int, int], tuple[int, int]],
+    players: dict[int, int],
+    rows: _Rows,
 ) -> set[tuple[int, date]]:
-    """Insert the verification, its violations, the rounds' settlements, payment lines
-    and seat facts; return the (player, day) keys of the seat rows (analysis.aggregates)."""
-    verification = Verification.objects.create(
-        match=match,
-        legal=report["legal"],
-        engine_version=xuezhan.__version__,
-        verified_at=timezone.now(),
-        ruleset=report["ruleset"],
-        totals=report["totals"],
-        report=report,
-        review=None,  # stored by store_review, in its own task
-    )
-    _insert_rows(
-        Violation,
-        [
-            {
-                "verification_id": verification.pk,
-                "ordinal": ordinal,
-                "round_index": v.get("round"),
-                "event_index": v.get("event"),
-                "seat": v.get("seat"),
-                "code": v["code"],
-                "message": v["message"],
-            }
-            for ordinal, v in enumerate(report["violations"])
-        ],
-    )
-    rounds = {i: (pk, dealer) for i, pk, dealer in
-              Round.objects.filter(match=match).values_list("index", "pk", "dealer")}
-    players = dict(Seat.objects.filter(match=match).values_list("seat", "player_id"))
+    """Add the match's settlement, payment and seat rows to ``rows``; return the seat
+    rows' (player, day) keys."""
+    assert outcome.report is not None
+    report, plays = outcome.report, outcome.plays
     common = _match_facts(match, report)
-    settlements: list[dict[str, Any]] = []
-    payments: list[dict[str, Any]] = []
-    seat_results: list[dict[str, Any]] = []
+    seat_rows: list[dict[str, Any]] = []
     for index, result in enumerate(report["rounds"]):
-        if index not in rounds:
+        if (match.pk, index) not in rounds:
             continue
-        round_id, dealer = rounds[index]
-        settlements.append(
+        round_id, dealer = rounds[match.pk, index]
+        rows.settlements.append(
             {
                 "round_id": round_id,
                 "incomplete": result["incomplete"],
@@ -262,7 +371,7 @@ def _write_results(
                 "deltas": result["deltas"],
             }
         )
-        payments.extend(
+        rows.payments.extend(
             {
                 "round_id": round_id,
                 "ordinal": ordinal,
@@ -278,17 +387,15 @@ def _write_results(
             for ordinal, p in enumerate(result["payments"])
         )
         facts = round_facts(result, plays[index] if index < len(plays) else None, dealer)
-        seat_results.extend(
+        seat_rows.extend(
             {"round_id": round_id, "player_id": players[s["seat"]], **_seat_facts(s), **common,
              **f}
             for s, f in zip(result["seats"], facts, strict=True)
         )
-    _insert_rows(RoundSettlement, settlements)
-    _insert_rows(Payment, payments)
-    _insert_rows(SeatResult, seat_results)
+    rows.seat_results.extend(seat_rows)
     # the statistics' day: TruncDate's, in the current time zone
     day = timezone.localtime(common["played_at"]).date()
-    return {(row["player_id"], day) for row in seat_results}
+    return {(row["player_id"], day) for row in seat_rows}
 
 
 def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:

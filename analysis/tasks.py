@@ -44,16 +44,28 @@ def verify_match(self: Any, match_id: int, request: str = "") -> str:
 
 
 def _verify(match_id: int, *, owner: str) -> str:
-    if not leases.claim(match_id=match_id, owner=owner):
+    from django.conf import settings
+
+    batch, given_back = leases.claim_batch(
+        match_id=match_id, owner=owner, size=settings.VERIFY_BATCH_SIZE
+    )
+    for other in given_back:  # their messages were spent: each is verified alone now
+        verify_match.delay(other)
+    if not batch:
         VERIFICATIONS.labels("skipped").inc()
         log.info("verification skipped", extra={"match": match_id})
         return "skipped"
-    match = services.verify_match(match_id=match_id)
-    VERIFICATIONS.labels(match.status).inc()
-    UPLOAD_TO_VERDICT_SECONDS.observe((timezone.now() - match.uploaded_at).total_seconds())
-    log.info("verified", extra={"match": match_id, "status": match.status})
-    rate_club_soon(match.club_id)  # a new verdict can change every later rating
-    return str(match.status)
+    matches = services.verify_matches(match_ids=batch)
+    now = timezone.now()
+    for match in matches:
+        VERIFICATIONS.labels(match.status).inc()
+        UPLOAD_TO_VERDICT_SECONDS.observe((now - match.uploaded_at).total_seconds())
+        log.info("verified", extra={"match": match.pk, "status": match.status,
+                                    "batch": match_id})  # fmt: skip
+    for club_id in sorted({m.club_id for m in matches}):
+        rate_club_soon(club_id)  # a new verdict can change every later rating
+    own = next((m for m in matches if m.pk == match_id), None)
+    return str(own.status) if own is not None else "skipped"
 
 
 #: the review and the ratings are derived from verdicts: they wait in their own queue, so

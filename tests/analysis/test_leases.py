@@ -84,3 +84,37 @@ def test_the_sweep_requeues_expired_leases_and_lost_messages_and_gives_up_eventu
     assert status[hopeless.pk] == "failed" and status[done.pk] == "verified"
     assert Match.objects.get(pk=hopeless.pk).last_error == "gave up after 3 attempts"
     assert leases.sweep() == []  # their clocks restarted
+
+
+def test_a_task_takes_queued_matches_never_claimed_into_its_batch_oldest_first(
+    upload: Any,
+) -> None:
+    own, *others = [upload(make_document(20 + k)) for k in range(6)]
+    assert leases.claim(match_id=others[0].pk, owner="another-task")  # being verified
+    Match.objects.filter(pk=others[1].pk).update(attempts=1)  # queued again by the sweep
+    batch, given_back = leases.claim_batch(match_id=own.pk, owner="task", size=3)
+    assert batch == [own.pk, others[2].pk, others[3].pk] and given_back == []
+    for match in Match.objects.filter(pk__in=batch):
+        assert (match.status, match.lease_owner, match.attempts) == ("verifying", "task", 1)
+    assert Match.objects.get(pk=others[4].pk).status == "queued"
+    assert leases.claim_batch(match_id=others[4].pk, owner="solo", size=1) == (
+        [others[4].pk], []
+    )
+
+
+def test_a_task_run_again_verifies_alone_and_gives_its_batch_back(upload: Any) -> None:
+    own, *others = [upload(make_document(30 + k)) for k in range(3)]
+    batch, _ = leases.claim_batch(match_id=own.pk, owner="task", size=8)
+    assert batch == [own.pk, *(m.pk for m in others)]
+    # redelivered (its worker died) or retried: the same task id claims again
+    assert leases.claim_batch(match_id=own.pk, owner="task", size=8) == (
+        [own.pk], [m.pk for m in others]
+    )
+    for match in Match.objects.filter(pk__in=[m.pk for m in others]):
+        assert (match.status, match.lease_owner, match.attempts) == ("queued", "", 1)
+    # given back, each is verified alone: never taken into a batch again
+    assert leases.claim_batch(match_id=others[0].pk, owner="next", size=8) == (
+        [others[0].pk], []
+    )
+    assert Match.objects.get(pk=others[1].pk).status == "queued"
+    assert leases.claim_batch(match_id=own.pk, owner="other", size=8) == ([], [])

@@ -136,6 +136,47 @@ def test_rows_the_database_refuses_fail_the_match_not_the_worker(
     assert not Verification.objects.exists()  # nothing half-written
 
 
+def test_a_batch_stores_for_each_match_what_verifying_it_alone_stores(upload: Any) -> None:
+    matches = [upload(simulated(30 + k)) for k in range(3)] + [upload(illegal_document(31))]
+    stored = services.verify_matches(match_ids=[m.pk for m in reversed(matches)])
+    assert [m.pk for m in stored] == [m.pk for m in reversed(matches)]  # in the order asked
+    assert [m.status for m in stored] == ["illegal", "verified", "verified", "verified"]
+    batched = [snapshot(m) for m in matches]
+    for match in matches:
+        services.verify_match(match_id=match.pk, force=True)  # alone, its rows replaced
+    assert [snapshot(m) for m in matches] == batched
+
+
+def test_rows_refused_in_a_batch_fail_their_match_alone(upload: Any, monkeypatch: Any) -> None:
+    matches = [upload(simulated(40 + k)) for k in range(3)]
+    bad = {
+        "legal": True, "ruleset": {}, "violations": [], "totals": [0, 0, 0, 0],
+        "rounds": [{"deltas": [0, 0, 0, 0], "next_dealer": 9, "incomplete": True,
+                    "payments": [], "seats": []}],
+    }  # fmt: skip
+    real = services._engine_report
+    refused = matches[1].document["match_id"]
+    monkeypatch.setattr(
+        services, "_engine_report",
+        lambda document: bad if document["match_id"] == refused else real(document),
+    )  # fmt: skip
+    stored = services.verify_matches(match_ids=[m.pk for m in matches])
+    assert [m.status for m in stored] == ["verified", "failed", "verified"]
+    assert "IntegrityError" in stored[1].last_error
+    assert set(Verification.objects.values_list("match_id", flat=True)) == {
+        matches[0].pk, matches[2].pk
+    }
+    assert SeatResult.objects.filter(match_id=matches[0].pk).exists()
+
+
+def test_a_batch_skips_missing_and_finished_matches(upload: Any) -> None:
+    match, done = upload(simulated(50)), upload(simulated(51))
+    services.verify_match(match_id=done.pk)
+    stored = services.verify_matches(match_ids=[match.pk, 10**9, done.pk])
+    assert [m.pk for m in stored] == [match.pk, done.pk]
+    assert Verification.objects.filter(match=done).count() == 1
+
+
 def test_reverify_runs_again_whatever_the_status(upload: Any) -> None:
     match = upload(simulated(12))
     services.verify_match(match_id=match.pk)

@@ -187,6 +187,35 @@ def test_matches_verified_one_after_another_on_one_day_equal_the_seat_rows(
     assert _day_tables() == added
 
 
+def test_matches_verified_in_one_batch_count_as_those_verified_one_after_another(
+    club: Any, upload: Any
+) -> None:
+    """One statement adds a whole batch's sums (analysis.aggregates.add_matches): the same
+    day rows as a rebuild from the seat rows, shared players and an illegal match included."""
+    from analysis import aggregates, services
+    from tests.records.documents import illegal_document
+    from xuezhan.sim.simulate import simulate_match
+
+    docs = []
+    for k in range(6):
+        doc = simulate_match(800 + k, 2, chaos=0.3 if k == 4 else 0.0)
+        doc.pop("match_id", None)
+        doc["players"] = docs[0]["players"] if docs and k % 3 else doc["players"]
+        doc["played_at"] = DAYS[k % 2]
+        docs.append(doc)
+    docs.append({**illegal_document(35), "played_at": DAYS[0]})
+    with _not_queued():
+        ids = [upload(doc).pk for doc in docs]
+    matches = services.verify_matches(match_ids=ids)
+    assert [m.pk for m in matches] == ids
+    assert {m.status for m in matches} == {"verified", "illegal"}
+    for filters in FILTERS:
+        _assert_sources_agree(club, **filters)
+    added = _day_tables()
+    aggregates.rebuild_club(club.pk)
+    assert _day_tables() == added
+
+
 def test_a_first_verification_only_adds_to_the_day_rows(
     club: Any, verified: Any, upload: Any
 ) -> None:

@@ -31,7 +31,7 @@ def test_the_task_claims_and_verifies_once(upload: Any) -> None:
 
 def test_the_task_retries_when_the_database_is_away(upload: Any, monkeypatch: Any) -> None:
     match = upload(make_document(2))
-    real = services.verify_match
+    real = services.verify_matches
     calls = []
 
     def flaky(**kwargs: Any) -> Any:
@@ -40,7 +40,7 @@ def test_the_task_retries_when_the_database_is_away(upload: Any, monkeypatch: An
             raise OperationalError("server closed the connection unexpectedly")
         return real(**kwargs)
 
-    monkeypatch.setattr(services, "verify_match", flaky)
+    monkeypatch.setattr(services, "verify_matches", flaky)
     assert tasks.verify_match.apply(args=[match.pk]).get() == "verified"
     assert len(calls) == 2
 

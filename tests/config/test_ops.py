@@ -116,13 +116,13 @@ def test_a_request_id_is_given_kept_and_carried_into_the_task(
     from xuezhan.config.logs import request_id
 
     seen: list[str] = []
-    real = services.verify_match
+    real = services.verify_matches
 
     def spy(**kwargs: Any) -> Any:
         seen.append(request_id.get())
         return real(**kwargs)
 
-    monkeypatch.setattr(services, "verify_match", spy)
+    monkeypatch.setattr(services, "verify_matches", spy)
     client = api_client(cast["mia"])
     assert len(client.get("/healthz")["X-Request-ID"]) == 32  # made up when none is given
     assert client.get("/healthz", HTTP_X_REQUEST_ID="bad id\n")["X-Request-ID"] != "bad id\n"

@@ -237,6 +237,10 @@ VERIFY_LEASE_SECONDS = envint("VERIFY_LEASE_SECONDS", 75)
 VERIFY_SWEEP_INTERVAL_SECONDS = envint("VERIFY_SWEEP_INTERVAL_SECONDS", 15)
 VERIFY_STUCK_AFTER_SECONDS = envint("VERIFY_STUCK_AFTER_SECONDS", 300)
 VERIFY_MAX_ATTEMPTS = envint("VERIFY_MAX_ATTEMPTS", 5)
+# A verification task takes up to VERIFY_BATCH_SIZE - 1 more queued matches with its own and
+# writes them all in one transaction (their own messages then find them taken): under load
+# each match costs a fraction of the statements. 1 verifies each match alone.
+VERIFY_BATCH_SIZE = max(1, envint("VERIFY_BATCH_SIZE", 8))
 if VERIFY_LEASE_SECONDS <= VERIFY_TIME_LIMIT_SECONDS:
     raise ImproperlyConfigured(
         "VERIFY_LEASE_SECONDS must exceed VERIFY_TIME_LIMIT_SECONDS: a lease must outlive "
