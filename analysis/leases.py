@@ -4,7 +4,9 @@ worker is taken up again within minutes and no match is ever verified twice at o
 Timings (settings; docs/deploy.md): a verification is killed at CELERY_TASK_TIME_LIMIT,
 which is below VERIFY_LEASE_SECONDS, so a lease outlives its live holder; the periodic
 sweep (every VERIFY_SWEEP_INTERVAL_SECONDS) re-queues matches whose lease ran out.
-The verification itself also holds the match's row lock (analysis.services.verify_match).
+The verification itself also holds the match's row lock (analysis.services.verify_matches).
+A task may take several queued matches at once (:func:`claim_batch`): they share its lease
+owner, and so its fate.
 """
 
 from __future__ import annotations

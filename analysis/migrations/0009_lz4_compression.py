@@ -7,6 +7,9 @@ PostgreSQL 14 or later built with lz4 (Debian's and the official images are); on
 server, and on other databases, this does nothing.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 from django.db import migrations
 
 COLUMNS = {
@@ -16,7 +19,7 @@ COLUMNS = {
 }
 
 
-def _lz4_available(schema_editor) -> bool:
+def _lz4_available(schema_editor: Any) -> bool:
     if schema_editor.connection.vendor != "postgresql":
         return False
     with schema_editor.connection.cursor() as cursor:
@@ -27,8 +30,8 @@ def _lz4_available(schema_editor) -> bool:
     return bool(row and row[0])
 
 
-def _compress_with(method: str):
-    def run(apps, schema_editor) -> None:
+def _compress_with(method: str) -> Callable[[Any, Any], None]:
+    def run(apps: Any, schema_editor: Any) -> None:
         if not _lz4_available(schema_editor):
             return
         quote = schema_editor.quote_name

@@ -68,3 +68,30 @@ def test_an_upload_is_verified_through_the_signal_analysis_listens_to(
             club=club, raw=dumps(make_document(4)), uploaded_by=cast["mia"]
         )
     assert Match.objects.get(pk=upload.match.pk).status == "verified"
+
+
+def test_a_task_run_again_verifies_alone_and_sends_its_batch_back_to_the_queue(
+    upload: Any,
+) -> None:
+    from analysis import leases
+
+    own, *_ = [upload(make_document(10 + k)) for k in range(3)]
+    batch, _ = leases.claim_batch(match_id=own.pk, owner="task-1", size=8)
+    assert len(batch) == 3  # the first run took them all, then died
+    assert tasks._verify(own.pk, owner="task-1") == "verified"  # its message redelivered
+    matches = Match.objects.filter(pk__in=batch)
+    # the others were queued again with a message each (run eagerly here), each alone
+    assert {(m.status, m.attempts) for m in matches} == {("verified", 2)}
+
+
+def test_a_task_verifies_the_queued_matches_with_its_own_and_their_messages_skip(
+    upload: Any, settings: Any
+) -> None:
+    settings.VERIFY_BATCH_SIZE = 2
+    first, second, third = [upload(make_document(20 + k)) for k in range(3)]
+    assert tasks.verify_match.delay(first.pk).get() == "verified"
+    assert Match.objects.get(pk=second.pk).status == "verified"  # taken with it
+    assert Match.objects.get(pk=third.pk).status == "queued"  # beyond the batch
+    assert tasks.verify_match.delay(second.pk).get() == "skipped"
+    assert tasks.verify_match.delay(third.pk).get() == "verified"
+    assert set(Match.objects.values_list("attempts", flat=True)) == {1}
