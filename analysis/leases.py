@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
@@ -62,25 +62,34 @@ def claim_batch(*, match_id: int, owner: str, size: int) -> tuple[list[int], lis
     if not Match.objects.filter(pk=match_id, attempts=1).exists():
         return [match_id], _give_back(owner=owner, keep=match_id)
     now = timezone.now()
-    more = (
-        Match.objects.filter(status=Match.Status.QUEUED, attempts=0)
-        .exclude(pk=match_id)
-        .order_by("pk")
-        .select_for_update(skip_locked=True)
-        .values_list("pk", flat=True)[: size - 1]
-    )
     # the ids first: as a subquery of the UPDATE, PostgreSQL may scan it again for each
     # row and, the first rows now taken, lock more than ``size`` - 1
-    with transaction.atomic():
-        Match.objects.filter(pk__in=list(more)).update(
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(_queued_never_claimed_sql(), [match_id, size - 1])
+        taken = [pk for (pk,) in cursor.fetchall()]
+        Match.objects.filter(pk__in=taken).update(
             status=Match.Status.VERIFYING,
             attempts=F("attempts") + 1,
             status_changed_at=now,
             lease_until=now + timedelta(seconds=settings.VERIFY_LEASE_SECONDS),
             lease_owner=owner[:64],
         )
-    taken = _held(owner=owner, keep=match_id).values_list("pk", flat=True)
     return [match_id, *taken], []
+
+
+def _queued_never_claimed_sql() -> str:
+    """The oldest queued matches never claimed but one (parameters: its id, how many),
+    locked, skipping rows locked by others.
+
+    The status is a literal, not a parameter: a prepared statement's generic plan cannot
+    tell that few matches are queued, and walked the primary key from the first match
+    ever uploaded (20 ms on 200,000 matches, O(the history)); with the literal it reads
+    the ``match_queued`` partial index in order (records.models)."""
+    table = connection.ops.quote_name(Match._meta.db_table)
+    skip_locked = connection.features.has_select_for_update_skip_locked  # SQLite: no need
+    lock = " FOR UPDATE SKIP LOCKED" if skip_locked else ""
+    return (f"SELECT id FROM {table} WHERE status = '{Match.Status.QUEUED.value}'"
+            f" AND attempts = 0 AND id <> %s ORDER BY id LIMIT %s{lock}")
 
 
 def _held(*, owner: str, keep: int) -> QuerySet[Match]:

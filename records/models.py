@@ -149,6 +149,9 @@ class Match(models.Model):
         indexes = [
             models.Index(fields=["club", "played_at"], name="match_club_played"),
             models.Index(fields=["status", "status_changed_at"], name="match_status_changed"),
+            # the queue in order, for a verification taking more matches into its batch
+            # (analysis.leases.claim_batch): O(the batch), however long the history
+            models.Index(fields=["id"], condition=Q(status="queued"), name="match_queued"),
         ]
 
     def __str__(self) -> str:

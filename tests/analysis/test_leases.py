@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from analysis import leases, services
 from records.models import Match
+from tests.conftest import needs_postgres
 from tests.records.documents import make_document
 
 pytestmark = pytest.mark.django_db
@@ -118,3 +119,24 @@ def test_a_task_run_again_verifies_alone_and_gives_its_batch_back(upload: Any) -
     )
     assert Match.objects.get(pk=others[1].pk).status == "queued"
     assert leases.claim_batch(match_id=own.pk, owner="other", size=8) == ([], [])
+
+
+@needs_postgres
+def test_taking_more_matches_reads_the_queue_index_even_as_a_prepared_generic_plan(
+    upload: Any,
+) -> None:
+    """psycopg prepares a statement after 5 runs and PostgreSQL may then plan it once for
+    any parameters: the status must not be one, or the plan walks every match ever
+    uploaded to find the queued ones."""
+    from django.db import connection
+
+    upload(make_document(40))
+    sql = leases._queued_never_claimed_sql() % ("$1", "$2")
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+        cursor.execute("SET LOCAL enable_seqscan = off")  # a test table is tiny
+        cursor.execute(f"PREPARE claim_more(bigint, int) AS {sql}")
+        cursor.execute("EXPLAIN EXECUTE claim_more(1, 7)")
+        plan = "\n".join(row for (row,) in cursor.fetchall())
+        cursor.execute("DEALLOCATE claim_more")
+    assert "match_queued" in plan, plan
