@@ -24,7 +24,7 @@ import xuezhan
 from analysis import aggregates, stats
 from analysis.facts import round_facts
 from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
-from analysis.signals import publish_verdict_stored
+from analysis.signals import publish_verdicts_stored
 from records.models import Match, Round, Seat
 from xuezhan.errors import XuezhanError
 from xuezhan.playfacts import PlayFacts, play_facts
@@ -52,9 +52,9 @@ def verify_matches(*, match_ids: Sequence[int], force: bool = False) -> list[Mat
     workers never interleave their writes, and the locks are held for the writes alone.
     Several matches share each statement (one COPY per table, one statement for the
     statistics' day rows): the pipeline's worker verifies the queued matches in batches
-    (analysis.tasks, docs/deploy.md). A verdict (verified or illegal) sends
-    ``verdict_stored`` once committed: the decision review follows in its own task
-    (:func:`store_review`).
+    (analysis.tasks, docs/deploy.md). Verdicts (verified or illegal) send
+    ``verdict_stored`` once committed: the decision reviews follow in a task of their own,
+    one for the batch (:func:`store_review`).
     """
     # the documents as text, each read into objects in turn: a batch holds one at a time
     texts = Match.objects.defer("raw", "document").annotate(
@@ -76,9 +76,9 @@ def verify_matches(*, match_ids: Sequence[int], force: bool = False) -> list[Mat
             stored = _store_locked(read, outcomes, found, force=force)
     for club_id in sorted({m.club_id for m in stored}):
         stats.facts_changed(club_id)
-    for match in stored:
-        if match.status in FACT_STATUSES:
-            publish_verdict_stored(match.pk)
+    verdicts = [m.pk for m in stored if m.status in FACT_STATUSES]
+    if verdicts:
+        publish_verdicts_stored(verdicts)
     return [found[pk] for pk in match_ids if pk in found]
 
 
@@ -194,7 +194,7 @@ def _write_checked(
 def store_review(*, match_id: int) -> bool:
     """Store the decision review's summaries on the match's verification (docs/review.md).
 
-    Run after the verdict is committed (analysis.tasks.review_match), apart from the
+    Run after the verdict is committed (analysis.tasks.review_matches), apart from the
     verification: the review costs many times the replay. Idempotent: a verification that
     has its review is left alone, and a review is stored only on a verification of the
     document it was computed from (a correction may replace the document meanwhile).

@@ -36,7 +36,7 @@ def expected_review(doc: dict[str, Any]) -> dict[str, Any]:
 def queued_reviews(monkeypatch: Any) -> list[int]:
     """The match ids whose review task was sent (not run)."""
     sent: list[int] = []
-    monkeypatch.setattr(tasks.review_match, "delay", lambda match_id: sent.append(match_id))
+    monkeypatch.setattr(tasks.review_matches, "delay", lambda match_ids: sent.extend(match_ids))
     return sent
 
 
@@ -99,6 +99,22 @@ def test_the_review_task_stores_the_summaries_once_and_is_safe_to_run_twice(uplo
     assert Verification.objects.get(match=match).review == stored
 
 
+def test_a_batch_of_verdicts_is_reviewed_by_one_task_safe_to_run_twice(
+    upload: Any, monkeypatch: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    docs = [simulated(46 + k) for k in range(3)]
+    ids = [upload(doc).pk for doc in docs]
+    sent: list[list[int]] = []
+    monkeypatch.setattr(tasks.review_matches, "delay", sent.append)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.verify_matches(match_ids=ids)
+    assert sent == [ids]  # one message for the batch
+    assert tasks.review_matches.apply(args=[ids]).get() == 3
+    for match_id, doc in zip(ids, docs, strict=True):
+        assert Verification.objects.get(match_id=match_id).review == expected_review(doc)
+    assert tasks.review_matches.apply(args=[ids]).get() == 0
+
+
 def test_the_review_task_skips_a_match_without_a_verdict(upload: Any) -> None:
     match = upload(simulated(44))
     assert tasks.review_match.delay(match.pk).get() == "skipped"
@@ -157,8 +173,10 @@ def test_the_review_task_survives_dead_workers_in_a_queue_of_its_own() -> None:
     task = tasks.review_match
     assert task.acks_late and task.reject_on_worker_lost
     assert OperationalError in task.autoretry_for and task.retry_backoff
-    route = celery_app.conf.task_routes["analysis.tasks.review_match"]
-    assert route["queue"] == settings.CELERY_REVIEW_QUEUE != settings.CELERY_TASK_DEFAULT_QUEUE
+    for name in ("analysis.tasks.review_match", "analysis.tasks.review_matches"):
+        route = celery_app.conf.task_routes[name]
+        assert route["queue"] == settings.CELERY_REVIEW_QUEUE != settings.CELERY_TASK_DEFAULT_QUEUE
+    assert tasks.review_matches.acks_late and tasks.review_matches.reject_on_worker_lost
     # a worker of both queues polls the verifications first
     assert next(iter(celery_app.conf.task_queues)) == settings.CELERY_TASK_DEFAULT_QUEUE
     assert celery_app.conf.broker_transport_options["queue_order_strategy"] == "priority"

@@ -320,6 +320,7 @@ CELERY_TASK_QUEUES = {  # in this order: a worker of both polls verifications fi
 }
 CELERY_TASK_ROUTES = {
     "analysis.tasks.review_match": {"queue": CELERY_REVIEW_QUEUE},
+    "analysis.tasks.review_matches": {"queue": CELERY_REVIEW_QUEUE},
     "analysis.tasks.recompute_ratings": {"queue": CELERY_REVIEW_QUEUE},
 }
 CELERY_TASK_ACKS_LATE = True
