@@ -46,8 +46,9 @@ class Verification(models.Model):
 class Violation(models.Model):
     """One rule violation found in a match, with its locators (any may be absent)."""
 
+    # no index of its own: violation_unique_ordinal leads with it
     verification = models.ForeignKey(
-        Verification, on_delete=models.CASCADE, related_name="violations"
+        Verification, on_delete=models.CASCADE, related_name="violations", db_index=False
     )
     ordinal = models.PositiveIntegerField()
     round_index = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -84,7 +85,10 @@ class RoundSettlement(models.Model):
 class Payment(models.Model):
     """One line of a round's settlement: ``payer`` pays ``payee`` ``amount`` for ``reason``."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="payments")
+    # no index of its own: payment_unique_ordinal leads with it (an index less to write)
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="payments", db_index=False
+    )
     ordinal = models.PositiveIntegerField()
     payer = models.PositiveSmallIntegerField()
     payee = models.PositiveSmallIntegerField()
@@ -121,9 +125,15 @@ class Payment(models.Model):
 class SeatResult(models.Model):
     """Per round, per seat: the facts statistics are made of."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seat_results")
+    # round, player and club have no index of their own: the composite indexes of Meta
+    # lead with them, and each index is written for every seat of every round
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="seat_results", db_index=False
+    )
     seat = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="seat_results")
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="seat_results", db_index=False
+    )
     won = models.BooleanField()
     win_order = models.PositiveSmallIntegerField(null=True, blank=True)
     self_drawn = models.BooleanField()
@@ -144,7 +154,7 @@ class SeatResult(models.Model):
     # and copied from the match so that a player's statistics read one table.
     match = models.ForeignKey(Match, null=True, on_delete=models.CASCADE, related_name="+")
     club = models.ForeignKey(
-        "records.Club", null=True, on_delete=models.CASCADE, related_name="+"
+        "records.Club", null=True, on_delete=models.CASCADE, related_name="+", db_index=False
     )
     played_at = models.DateTimeField(null=True, help_text="The match's played_at (or upload).")
     ruleset_name = models.CharField(max_length=64, default="")
@@ -226,7 +236,8 @@ class _StatsKey(models.Model):
     the ruleset and the verdict. Only complete rounds are ever counted into these rows."""
 
     club = models.ForeignKey("records.Club", on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # no index of its own: each table's unique key leads with it
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
     day = models.DateField()
     ruleset_name = models.CharField(max_length=64, default="")
     legal = models.BooleanField()
@@ -238,6 +249,11 @@ class _StatsKey(models.Model):
 class PlayerDay(_StatsKey):
     """A player's sums of one day (per ruleset and verdict): every sum of
     ``analysis.stats.AGGREGATES``, under the same name, over that day's seat rows."""
+
+    # no index of its own: playerday_club_day leads with it
+    club = models.ForeignKey(
+        "records.Club", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
 
     rounds = models.IntegerField(default=0)
     matches = models.IntegerField(default=0)
@@ -350,7 +366,8 @@ class PlayerMatch(_StatsKey):
     """A player's match: its net and records (the runs and record rounds read these; the
     record rounds' indexes are copied so that reading them needs no join)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    # no index of its own: playermatch_unique_player leads with it
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+", db_index=False)
     played_at = models.DateTimeField()
     rounds = models.IntegerField()
     net = models.IntegerField()
@@ -391,7 +408,10 @@ class Season(models.Model):
 
     TIE_BREAKS = ("wins", "net_per_round", "deal_ins_per_round", "head_to_head")
 
-    club = models.ForeignKey("records.Club", on_delete=models.CASCADE, related_name="seasons")
+    # no index of its own: an index or key of Meta leads with it
+    club = models.ForeignKey(
+        "records.Club", on_delete=models.CASCADE, related_name="seasons", db_index=False
+    )
     name = models.CharField(max_length=100)
     starts_on = models.DateField()
     ends_on = models.DateField()
@@ -433,7 +453,10 @@ class Season(models.Model):
 class SeasonMatch(models.Model):
     """A match assigned to a season by hand, whatever its date or ruleset."""
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="assignments")
+    # no index of its own: an index or key of Meta leads with it
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="assignments", db_index=False
+    )
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="season_assignments")
     assigned_by = models.ForeignKey(
         "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -471,7 +494,10 @@ class SettleUp(models.Model):
     every change. What is not paid carries over into the next period's opening balance.
     """
 
-    club = models.ForeignKey("records.Club", on_delete=models.CASCADE, related_name="settle_ups")
+    # no index of its own: an index or key of Meta leads with it
+    club = models.ForeignKey(
+        "records.Club", on_delete=models.CASCADE, related_name="settle_ups", db_index=False
+    )
     season = models.ForeignKey(
         Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="settle_ups"
     )
@@ -500,7 +526,10 @@ class SettleUp(models.Model):
 class PlayerRating(models.Model):
     """A player's current rating in a club (analysis.ratings), recomputed from scratch."""
 
-    club = models.ForeignKey("records.Club", on_delete=models.CASCADE, related_name="ratings")
+    # no index of its own: an index or key of Meta leads with it
+    club = models.ForeignKey(
+        "records.Club", on_delete=models.CASCADE, related_name="ratings", db_index=False
+    )
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="rating")
     mu = models.FloatField()
     sigma = models.FloatField()
@@ -522,7 +551,10 @@ class PlayerRating(models.Model):
 class RatingStep(models.Model):
     """A player's rating right after one match: the history a chart is drawn from."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_steps")
+    # no index of its own: an index or key of Meta leads with it
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="rating_steps", db_index=False
+    )
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_steps")
     position = models.PositiveIntegerField(help_text="The match's place in the club's order.")
     mu = models.FloatField()

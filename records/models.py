@@ -31,7 +31,10 @@ class Membership(models.Model):
 
     RANK = {Role.MEMBER: 1, Role.ADMIN: 2, Role.OWNER: 3}
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    # no index of its own: an index or key of Meta leads with it
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="memberships", db_index=False
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
@@ -58,7 +61,10 @@ class Membership(models.Model):
 class Player(models.Model):
     """A club-local handle as it appears in the documents, optionally linked to a user."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    # no index of its own: an index or key of Meta leads with it
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="players", db_index=False
+    )
     handle = models.CharField(max_length=64)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -100,7 +106,10 @@ class Match(models.Model):
     TERMINAL = (Status.VERIFIED, Status.ILLEGAL, Status.FAILED)
     PENDING = (Status.QUEUED, Status.VERIFYING)
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="matches")
+    # no index of its own: an index or key of Meta leads with it
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="matches", db_index=False
+    )
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -165,7 +174,10 @@ class Match(models.Model):
 class Round(models.Model):
     """One round of a match, as recorded (index counts from 0 in document order)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
+    # no index of its own: round_unique_index leads with it
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="rounds", db_index=False
+    )
     index = models.PositiveSmallIntegerField()
     dealer = models.PositiveSmallIntegerField()
     event_count = models.PositiveIntegerField(default=0)
@@ -184,7 +196,8 @@ class Round(models.Model):
 class Seat(models.Model):
     """Which player sat where in a match (seat 0–3 in turn order, fixed for the match)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    # no index of its own: seat_unique_seat leads with it
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", db_index=False)
     seat = models.PositiveSmallIntegerField()
     player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="seats")
 

@@ -6,6 +6,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from records.models import Match, Membership, Player, Round, Seat
+from tests.conftest import needs_postgres
 from tests.records.documents import make_document
 
 pytestmark = pytest.mark.django_db
@@ -65,3 +66,29 @@ def test_matches_without_a_source_id_do_not_collide(upload: Any) -> None:
     upload(make_document(1))
     upload(make_document(2))
     assert Match.objects.filter(source_match_id__isnull=True).count() == 2
+
+
+#: every index of our tables that another index on the same columns, and more, makes
+#: redundant: each is written with every row for nothing (PostgreSQL's catalog)
+_COVERED_INDEXES = """
+WITH ix AS (
+  SELECT i.indrelid::regclass::text AS tbl, c.relname AS name, i.indisunique AS uniq,
+         string_to_array(i.indkey::text, ' ')::int[] AS cols,
+         i.indpred IS NULL AND i.indexprs IS NULL AS plain
+  FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+  WHERE i.indrelid::regclass::text ~ '^(records|analysis)_')
+SELECT a.tbl, a.name, b.name FROM ix a JOIN ix b ON a.tbl = b.tbl AND a.name <> b.name
+WHERE a.plain AND b.plain AND NOT a.uniq AND array_length(a.cols, 1) < array_length(b.cols, 1)
+  AND b.cols[1:array_length(a.cols, 1)] = a.cols
+"""
+
+
+@needs_postgres
+def test_no_index_is_the_leading_columns_of_another() -> None:
+    """A foreign key that a composite index or unique key leads with keeps no index of its
+    own (``db_index=False``): the uploads and verifications write fewer index entries."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(_COVERED_INDEXES)
+        assert cursor.fetchall() == []
