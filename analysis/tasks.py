@@ -32,7 +32,8 @@ DURABLE: dict[str, Any] = {
 
 @shared_task(bind=True, **DURABLE)
 def verify_match(self: Any, match_id: int, request: str = "") -> str:
-    """Claim the match and verify it; a match no longer pending, or leased to another live
+    """Claim the match and verify it, with the queued matches it takes into its batch
+    (analysis.leases.claim_batch); a match no longer pending, or leased to another live
     task, is left alone. ``request``: the id of the request that queued it, for the logs."""
     token = request_id.set(request or request_id.get())
     started = time.perf_counter()
