@@ -31,6 +31,15 @@ def _step(page: Any) -> int:
     return int(re.search(r"step=(\d+)", page.url)[1])  # type: ignore[index]
 
 
+def _reaches(page: Any, step: int) -> bool:
+    """Whether the viewer gets to ``step``: its script sets the URL's ``#step=`` after the
+    key or the click, not before Playwright's next line runs (a loaded machine shows it)."""
+    page.wait_for_function(
+        "n => (location.hash.match(/step=(\\d+)/) || [])[1] == n", arg=step, timeout=5000
+    )
+    return _step(page) == step
+
+
 def test_the_keyboard_and_the_slider_step_through_a_round(
     visit: Any, club: Any, verified: Any
 ) -> None:
@@ -41,15 +50,15 @@ def test_the_keyboard_and_the_slider_step_through_a_round(
     assert page.locator("#step-label").inner_text() == f"Step 0 of {last}"
     for _ in range(3):
         page.keyboard.press("ArrowRight")
-    assert _step(page) == 3 and "discards" in page.locator("#step-text").inner_text()
+    assert _reaches(page, 3) and "discards" in page.locator("#step-text").inner_text()
     page.keyboard.press("ArrowLeft")
-    assert _step(page) == 2
+    assert _reaches(page, 2)
     page.keyboard.press("End")
-    assert _step(page) == last
+    assert _reaches(page, last)
     page.keyboard.press("Home")
-    assert _step(page) == 0 and "The deal: alice deals" in page.locator("#step-text").inner_text()
+    assert _reaches(page, 0) and "The deal: alice deals" in page.locator("#step-text").inner_text()
     page.locator("#step-slider").fill("7")
-    assert _step(page) == 7 and page.locator("#step-label").inner_text() == f"Step 7 of {last}"
+    assert _reaches(page, 7) and page.locator("#step-label").inner_text() == f"Step 7 of {last}"
     tiles = page.locator('.seat[data-seat="0"] .hand .tile')
     assert tiles.count() > 0 and re.match(r"\d \w+", tiles.first.get_attribute("aria-label"))
     assert page.errors == []
@@ -150,7 +159,7 @@ def test_a_violation_link_lands_on_its_step_and_the_viewer_marks_it(
     page = visit("mia", f"/clubs/{club.pk}/matches/{match.pk}/")
     page.locator("table.violations a").first.click()
     page.wait_for_url(re.compile(r".*/rounds/1/#step=\d+$"))
-    assert _step(page) == violation.event_index + 1
+    assert _reaches(page, violation.event_index + 1)
     marked = page.locator("#step-violations")
     dealer = match.document["players"][0]
     assert marked.is_visible() and "Tile not in hand" in marked.inner_text()
@@ -158,7 +167,7 @@ def test_a_violation_link_lands_on_its_step_and_the_viewer_marks_it(
     assert (marked.locator("li").first.get_attribute("title") or "").startswith(dealer)
     page.locator("#first").click()
     page.locator("#next-violation").click()
-    assert _step(page) == violation.event_index + 1
+    assert _reaches(page, violation.event_index + 1)
 
 
 def test_the_upload_form_shows_each_file_s_result_and_errors(
