@@ -77,19 +77,38 @@ def claim_batch(*, match_id: int, owner: str, size: int) -> tuple[list[int], lis
     return [match_id, *taken], []
 
 
+# The statuses in these statements are literals, not parameters: psycopg prepares a
+# statement run five times, and PostgreSQL may then plan it once for any parameters, not
+# knowing that few matches are pending; such a generic plan walked the primary key from
+# the first match ever uploaded (20–35 ms on 200,000 matches, O(the history)). With the
+# literals they read the indexes of the pending matches (records.models), in 0.05–0.5 ms.
+
+
 def _queued_never_claimed_sql() -> str:
     """The oldest queued matches never claimed but one (parameters: its id, how many),
-    locked, skipping rows locked by others.
+    locked, skipping rows locked by others: the ``match_queued`` partial index, in order."""
+    return (f"SELECT id FROM {_table()} WHERE status = '{Match.Status.QUEUED.value}'"
+            f" AND attempts = 0 AND id <> %s ORDER BY id LIMIT %s{_skip_locked()}")
 
-    The status is a literal, not a parameter: a prepared statement's generic plan cannot
-    tell that few matches are queued, and walked the primary key from the first match
-    ever uploaded (20 ms on 200,000 matches, O(the history)); with the literal it reads
-    the ``match_queued`` partial index in order (records.models)."""
-    table = connection.ops.quote_name(Match._meta.db_table)
+
+def _stuck_sql() -> str:
+    """The ids and attempts of matches queued since before a time, or verifying past
+    their lease or, without one, since before that time (parameters: that time, now, that
+    time), locked, skipping rows locked by others."""
+    queued, verifying = Match.Status.QUEUED.value, Match.Status.VERIFYING.value
+    return (f"SELECT id, attempts FROM {_table()} WHERE status IN ('{queued}', '{verifying}')"
+            f" AND (status = '{queued}' AND status_changed_at < %s OR status = '{verifying}'"
+            f" AND (lease_until < %s OR lease_until IS NULL AND status_changed_at < %s))"
+            f" ORDER BY id{_skip_locked()}")
+
+
+def _table() -> str:
+    return str(connection.ops.quote_name(Match._meta.db_table))
+
+
+def _skip_locked() -> str:
     skip_locked = connection.features.has_select_for_update_skip_locked  # SQLite: no need
-    lock = " FOR UPDATE SKIP LOCKED" if skip_locked else ""
-    return (f"SELECT id FROM {table} WHERE status = '{Match.Status.QUEUED.value}'"
-            f" AND attempts = 0 AND id <> %s ORDER BY id LIMIT %s{lock}")
+    return " FOR UPDATE SKIP LOCKED" if skip_locked else ""
 
 
 def _held(*, owner: str, keep: int) -> QuerySet[Match]:
@@ -122,17 +141,10 @@ def sweep(*, now: datetime | None = None) -> list[int]:
     """
     now = now or timezone.now()
     lost = now - timedelta(seconds=settings.VERIFY_STUCK_AFTER_SECONDS)
-    stuck = Q(status=Match.Status.QUEUED, status_changed_at__lt=lost) | Q(
-        status=Match.Status.VERIFYING
-    ) & (Q(lease_until__lt=now) | Q(lease_until__isnull=True, status_changed_at__lt=lost))
     limit = settings.VERIFY_MAX_ATTEMPTS
-    with transaction.atomic():
-        rows = list(
-            Match.objects.filter(stuck)
-            .select_for_update(skip_locked=True)
-            .order_by("pk")
-            .values_list("pk", "attempts")
-        )
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(_stuck_sql(), [lost, now, lost])
+        rows = cursor.fetchall()
         spent = [pk for pk, attempts in rows if attempts >= limit]
         again = [pk for pk, attempts in rows if attempts < limit]
         Match.objects.filter(pk__in=spent).update(

@@ -122,21 +122,31 @@ def test_a_task_run_again_verifies_alone_and_gives_its_batch_back(upload: Any) -
 
 
 @needs_postgres
-def test_taking_more_matches_reads_the_queue_index_even_as_a_prepared_generic_plan(
-    upload: Any,
+@pytest.mark.parametrize(
+    ("statement", "types", "arguments", "index"),
+    [
+        (leases._queued_never_claimed_sql, "bigint, int", "1, 7", "match_queued"),
+        (leases._stuck_sql, "timestamptz, timestamptz, timestamptz", "now(), now(), now()",
+         "match_status_changed"),
+    ],
+    ids=["claim more", "sweep"],
+)  # fmt: skip
+def test_the_pending_matches_are_found_by_index_even_in_a_prepared_generic_plan(
+    upload: Any, statement: Any, types: str, arguments: str, index: str
 ) -> None:
     """psycopg prepares a statement after 5 runs and PostgreSQL may then plan it once for
-    any parameters: the status must not be one, or the plan walks every match ever
-    uploaded to find the queued ones."""
+    any parameters: the statuses must not be parameters, or the plan walks every match
+    ever uploaded to find the few pending ones."""
     from django.db import connection
 
     upload(make_document(40))
-    sql = leases._queued_never_claimed_sql() % ("$1", "$2")
+    count = types.count(",") + 1
+    sql = statement() % tuple(f"${i}" for i in range(1, count + 1))
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
         cursor.execute("SET LOCAL enable_seqscan = off")  # a test table is tiny
-        cursor.execute(f"PREPARE claim_more(bigint, int) AS {sql}")
-        cursor.execute("EXPLAIN EXECUTE claim_more(1, 7)")
+        cursor.execute(f"PREPARE pending({types}) AS {sql}")
+        cursor.execute(f"EXPLAIN EXECUTE pending({arguments})")
         plan = "\n".join(row for (row,) in cursor.fetchall())
-        cursor.execute("DEALLOCATE claim_more")
-    assert "match_queued" in plan, plan
+        cursor.execute("DEALLOCATE pending")
+    assert index in plan and "records_match_pkey" not in plan, plan
