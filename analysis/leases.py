@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, Q
 from django.utils import timezone
 
 from records.models import Match
@@ -111,18 +111,16 @@ def _skip_locked() -> str:
     return " FOR UPDATE SKIP LOCKED" if skip_locked else ""
 
 
-def _held(*, owner: str, keep: int) -> QuerySet[Match]:
-    return (
+def _give_back(*, owner: str, keep: int) -> list[int]:
+    """Queue again the matches ``owner`` holds besides ``keep``; return their ids."""
+    held = (
         Match.objects.filter(status=Match.Status.VERIFYING, lease_owner=owner[:64])
         .exclude(pk=keep)
         .order_by("pk")
+        .select_for_update()
     )
-
-
-def _give_back(*, owner: str, keep: int) -> list[int]:
-    """Queue again the matches ``owner`` holds besides ``keep``; return their ids."""
     with transaction.atomic():
-        ids = list(_held(owner=owner, keep=keep).select_for_update().values_list("pk", flat=True))
+        ids = list(held.values_list("pk", flat=True))
         Match.objects.filter(pk__in=ids).update(
             status=Match.Status.QUEUED,
             status_changed_at=timezone.now(),
