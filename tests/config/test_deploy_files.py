@@ -47,6 +47,13 @@ def test_there_is_one_beat_and_workers_are_templated() -> None:
     assert names == {"xuezhan-web.service", "xuezhan-worker@.service", "xuezhan-beat.service"}
 
 
+def test_a_worker_weighs_less_than_the_web_for_the_cpu() -> None:
+    """docs/deploy.md, Workers: uploads get the shared cores first."""
+    units = {p.name: unit(p)["Service"] for p in UNITS}
+    web = int(units["xuezhan-web.service"].get("CPUWeight", "100"))  # systemd's default
+    assert int(units["xuezhan-worker@.service"]["CPUWeight"]) < web
+
+
 def gunicorn_config(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, object]:
     import runpy
 

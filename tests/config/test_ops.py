@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -166,6 +167,80 @@ def test_a_new_pool_process_freezes_what_lives_as_long_as_it_does() -> None:
     finally:
         gc.unfreeze()
         connection_created.disconnect(_commit_without_waiting_for_the_disk)
+
+
+def _in_a_child(work: Any) -> Any:
+    """``work()`` in a forked child, its result sent back: a nice value once raised cannot
+    be lowered without privilege, so the test process's own stays untouched."""
+    import os
+    import pickle
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        try:
+            os.close(read)
+            os.write(write, pickle.dumps(work()))
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        data = pipe.read()
+    os.waitpid(pid, 0)
+    return pickle.loads(data)
+
+
+def test_a_worker_yields_the_cpu_to_the_web_and_its_pool_inherits_it(settings: Any) -> None:
+    """docs/deploy.md, Workers: the worker's main process takes WORKER_NICE before its pool
+    forks, so an upload gets the cores first."""
+    import os
+
+    from xuezhan.config.celery import _yield_to_the_web
+
+    settings.WORKER_NICE = 7
+
+    def worker() -> tuple[int, int]:
+        base = os.getpriority(os.PRIO_PROCESS, 0)
+        _yield_to_the_web(sender=None)
+        pool = _in_a_child(lambda: os.getpriority(os.PRIO_PROCESS, 0))
+        return base, pool
+
+    base, pool = _in_a_child(worker)
+    assert pool == max(base, 7)
+
+
+@pytest.mark.skipif(not Path("/proc/self/autogroup").exists(), reason="no autogroups")
+def test_a_worker_that_leads_its_session_lowers_the_sessions_priority_too() -> None:
+    """With autogroups the kernel shares the CPU among sessions first: a worker in a session
+    of its own (a supervisor's, the benchmark's) gives the session its nice value."""
+    import os
+
+    from xuezhan.config.celery import lower_priority
+
+    def own_session() -> str:
+        os.setsid()
+        lower_priority(7)
+        return Path("/proc/self/autogroup").read_text()
+
+    def shared_session() -> str:
+        lower_priority(7)
+        return Path("/proc/self/autogroup").read_text()
+
+    assert own_session().split()[-2:] == ["nice", "7"]
+    assert shared_session() == Path("/proc/self/autogroup").read_text()  # the test's own
+
+
+def test_a_worker_never_runs_above_the_priority_it_was_started_with() -> None:
+    """An operator's `nice -n 15` (or systemd's Nice=) stands; WORKER_NICE only lowers."""
+    import os
+
+    from xuezhan.config.celery import lower_priority
+
+    def started_nicer() -> tuple[int, int]:
+        os.setpriority(os.PRIO_PROCESS, 0, 15)
+        return lower_priority(10), lower_priority(0)
+
+    assert _in_a_child(started_nicer) == (15, 15)
 
 
 @needs_postgres

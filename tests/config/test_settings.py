@@ -29,7 +29,7 @@ def run_manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[s
 
 _KNOBS = (
     "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "HTTPS_ONLY", "DATABASE_URL", "CELERY_BROKER_URL",
-    "CACHE_URL", "STATIC_ROOT", "DJANGO_SETTINGS_MODULE",
+    "CACHE_URL", "STATIC_ROOT", "DJANGO_SETTINGS_MODULE", "WORKER_NICE",
     "SECRET_KEY_FILE", "DATABASE_URL_FILE", "CELERY_BROKER_URL_FILE", "CACHE_URL_FILE",
 )  # fmt: skip
 
@@ -159,6 +159,14 @@ def test_the_openapi_schema_validates_without_warnings(tmp_path: Path) -> None:
     schema = (tmp_path / "schema.yml").read_text()
     assert "/api/v1/clubs/{club_id}/matches/:" in schema
     assert "/api/v1/clubs/{club_id}/matches/{match_id}/rounds/{index}/replay/:" in schema
+
+
+def test_the_worker_nice_value_is_checked_at_start_up() -> None:
+    """docs/deploy.md, Workers: WORKER_NICE is a nice value, 0 to 19."""
+    env = {"DJANGO_SETTINGS_MODULE": "xuezhan.config.settings"}
+    assert settings_of(env, "WORKER_NICE").stdout.strip() == "10"
+    result = settings_of({**env, "WORKER_NICE": "25"}, "WORKER_NICE")
+    assert "WORKER_NICE must be from 0 to 19, not 25" in result.stderr
 
 
 def test_postgresql_connections_bind_parameters_on_the_server_and_plan_without_jit() -> None:

@@ -13,6 +13,7 @@ from celery import Celery
 from celery.signals import (
     task_postrun,
     task_prerun,
+    worker_init,
     worker_process_init,
     worker_ready,
     worker_shutdown,
@@ -47,6 +48,51 @@ def _start_heartbeat(sender: Any = None, **kwargs: Any) -> None:
 @worker_shutdown.connect
 def _stop_heartbeat(**kwargs: Any) -> None:
     _stop.set()
+
+
+@worker_init.connect
+def _yield_to_the_web(**kwargs: Any) -> None:
+    """Lower the worker's CPU priority to settings.WORKER_NICE, before the pool forks (its
+    processes inherit it). Verifications and reviews are background work that may lag by
+    seconds; an upload is a person or an app waiting. Where they share cores, the kernel
+    then runs the upload first and the worker on what is left, so a burst of uploads is
+    answered as fast as with no worker beside it and the queue drains after (README,
+    "Pipeline benchmark"). On idle cores a nice value costs nothing."""
+    from django.conf import settings
+
+    lower_priority(settings.WORKER_NICE)
+
+
+def lower_priority(nice: int) -> int:
+    """Raise this process's nice value to ``nice`` (never lower it: an operator's ``nice``
+    or systemd's ``Nice=`` may have set more), and its session's where it leads one;
+    return the process's value now."""
+    if nice > os.getpriority(os.PRIO_PROCESS, 0):
+        os.setpriority(os.PRIO_PROCESS, 0, nice)
+    if os.getsid(0) == os.getpid():
+        _lower_session_priority(nice)
+    return os.getpriority(os.PRIO_PROCESS, 0)
+
+
+AUTOGROUP = "/proc/self/autogroup"
+
+
+def _lower_session_priority(nice: int) -> None:
+    """With the kernel's autogroups (Linux, ``sched_autogroup_enabled``), the CPU is shared
+    among sessions first and among one session's processes by their nice values: a nice
+    worker in a session of its own would still weigh as much as the web. So a worker that
+    leads its session (started by a supervisor, a daemon, the benchmark) gives the session
+    the same nice value; one started from a shell shares the shell's and leaves it alone.
+    Under systemd with the cgroup CPU controller, cgroups decide instead: CPUWeight= in
+    the unit (deploy/systemd)."""
+    try:
+        with open(AUTOGROUP) as group:
+            current = int(group.read().rsplit("nice", 1)[1])
+        if nice > current:
+            with open(AUTOGROUP, "w") as group:
+                group.write(str(nice))
+    except (OSError, ValueError, IndexError):
+        pass  # no autogroups here (another kernel, or switched off): nothing to share
 
 
 @worker_process_init.connect

@@ -339,6 +339,12 @@ CELERY_WORKER_MAX_MEMORY_PER_CHILD = envint("CELERY_MAX_MEMORY_PER_CHILD_KB", 20
 # verification's own statements. Reused, a connection is checked as a request's is
 # (xuezhan/config/celery.py: closed when broken or older than DATABASE_CONN_MAX_AGE).
 CELERY_DB_REUSE_MAX = envint("CELERY_DB_REUSE_MAX", 1000)
+# A worker's processes run at this nice value (0–19; 0 leaves them as started): where the
+# web and the workers share cores, the kernel gives an upload the CPU first and the
+# verifications and reviews what is left (xuezhan/config/celery.py; docs/deploy.md, Workers).
+WORKER_NICE = envint("WORKER_NICE", 10)
+if not 0 <= WORKER_NICE <= 19:
+    raise ImproperlyConfigured(f"WORKER_NICE must be from 0 to 19, not {WORKER_NICE}")
 CELERY_TASK_TIME_LIMIT = VERIFY_TIME_LIMIT_SECONDS
 CELERY_TASK_SOFT_TIME_LIMIT = max(1, VERIFY_TIME_LIMIT_SECONDS - 10)
 CELERY_TASK_IGNORE_RESULT = True  # the state lives in the database, not a result backend
