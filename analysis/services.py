@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import operator
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+import orjson
 from django.db import InterfaceError, OperationalError, connection, models, transaction
 from django.db.models import Exists, F, OuterRef
 from django.db.models.functions import Cast
@@ -68,7 +70,7 @@ def verify_matches(*, match_ids: Sequence[int], force: bool = False) -> list[Mat
     outcomes: dict[int, _Outcome] = {}
     for pk, match in read.items():
         if force or not match.is_terminal:
-            outcomes[pk] = _run_engine(json.loads(text.pop(pk)))
+            outcomes[pk] = _run_engine(_parse(text.pop(pk)))
     found = {pk: m for pk, m in read.items() if pk not in outcomes}
     stored: list[Match] = []
     if outcomes:
@@ -443,8 +445,31 @@ def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
             values = list(ordered({**defaults, **row}))
             for i in json_fields:
                 if values[i] is not None:
-                    values[i] = json.dumps(values[i])
+                    values[i] = _json_text(values[i])
             copy.write_row(values)
+
+
+def _parse(text: str) -> Any:
+    """A stored document's JSON text (PostgreSQL's, from the ``jsonb``), by orjson: a third
+    of the standard library's time for the same values, floats read alike. Not where 19
+    digits or more stand in a row: orjson reads an integer past 64 bits as a float,
+    silently, so such a text (or one with a long number in a string) is the standard
+    library's."""
+    if _LONG_DIGITS.search(text):
+        return json.loads(text)
+    return orjson.loads(text)
+
+
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
+
+
+def _json_text(value: Any) -> str:
+    """A value for a ``jsonb`` column (formatting means nothing to ``jsonb``): orjson's
+    text, the standard library's where orjson refuses (an integer past 64 bits)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except (orjson.JSONEncodeError, TypeError):
+        return json.dumps(value)
 
 
 _SEAT_FIELDS = (

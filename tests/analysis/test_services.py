@@ -3,6 +3,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import xuezhan
 from analysis import leases, services
@@ -201,3 +203,29 @@ def test_a_first_verification_deletes_nothing_and_a_forced_one_replaces_the_rows
         services.verify_match(match_id=match.pk, force=True)
     assert [q for q in again.captured_queries if q["sql"].startswith("DELETE")]
     assert snapshot(match) == before
+
+
+def test_stored_json_is_read_and_written_alike_past_64_bit_integers() -> None:
+    """The verification reads documents and writes jsonb values with orjson, and with the
+    standard library where orjson refuses: an integer past 64 bits reads and writes the same."""
+    import json
+
+    value = {"big": 10**30, "small": 1e-07, "text": "中\u0000", 3: [True, None]}
+    for text in (json.dumps(value), services._json_text(value)):
+        assert services._parse(text) == json.loads(json.dumps(value))
+    assert json.loads(services._json_text({"n": 2**64})) == {"n": 2**64}
+
+
+@settings(max_examples=300)
+@given(st.recursive(
+    st.none() | st.booleans() | st.text() | st.integers(min_value=-(10**25), max_value=10**25)
+    | st.floats(allow_nan=False, allow_infinity=False),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(), inner, max_size=5),
+    max_leaves=30,
+))
+def test_stored_json_reads_as_the_standard_library_reads_it(value: Any) -> None:
+    import json
+
+    for text in (json.dumps(value), json.dumps(value, ensure_ascii=False, indent=1)):
+        assert services._parse(text) == json.loads(text)
+    assert json.loads(services._json_text(value)) == json.loads(json.dumps(value))

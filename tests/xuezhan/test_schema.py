@@ -1,7 +1,12 @@
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from xuezhan.schema import (
     MAX_ISSUES,
@@ -67,6 +72,39 @@ def test_the_canonical_form_ignores_key_order_and_spacing() -> None:
     a = {"b": 1, "a": [1, {"y": 2, "x": 3}]}
     b = {"a": [1, {"x": 3, "y": 2}], "b": 1}
     assert canonical_bytes(a) == canonical_bytes(b) == b'{"a":[1,{"x":3,"y":2}],"b":1}'
+
+
+def _stdlib_canonical(doc: Any) -> bytes:
+    """The canonical form's definition (docs/format.md): what content_sha256 hashes."""
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.text()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=False, allow_infinity=False),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(), inner, max_size=5),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=1000)
+@given(_JSON_VALUES)
+def test_the_canonical_form_is_the_standard_librarys_whatever_the_values(doc: Any) -> None:
+    """content_sha256 never changes meaning: keys in code-point order, escapes, floats in
+    Python's form, integers past 64 bits — byte for byte the definition."""
+    assert canonical_bytes(doc) == _stdlib_canonical(doc)
+
+
+def test_the_canonical_form_of_floats_is_pythons_not_orjsons() -> None:
+    doc = {"small": 1e-07, "large": 1e16, "whole": 3.0, "name": "1e5 rounds"}
+    assert canonical_bytes(doc) == _stdlib_canonical(doc)
+    assert b'"small":1e-07' in canonical_bytes(doc)
+
+
+def test_a_lone_surrogate_has_no_canonical_form() -> None:
+    with pytest.raises(UnicodeEncodeError):
+        canonical_bytes({"name": "\ud800"})
 
 
 def test_the_schema_names_every_event_type() -> None:

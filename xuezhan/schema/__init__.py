@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -28,6 +29,7 @@ from typing import Any
 
 import fastjsonschema
 import jsonschema
+import orjson
 
 #: validation stops after this many problems: enough to fix a document, cheap to find
 MAX_ISSUES = 20
@@ -366,8 +368,46 @@ def _flat_floats(items: list[Any] | tuple[Any, ...],
 
 
 def canonical_bytes(doc: object) -> bytes:
-    """The canonical form of a document, for hashing: sorted keys, no spaces, UTF-8."""
+    """The canonical form of a document, for hashing: sorted keys, no spaces, UTF-8 —
+    what ``json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)``
+    writes, encoded (``content_sha256`` is its hash: the definition never changes).
+
+    orjson writes the same bytes ten times faster (keys in code-point order, the same
+    escapes) except for floats, which it may write in another form (``1e-7`` for
+    ``1e-07``). Every float it writes is a value (at the start, or after ``:``, ``,`` or
+    ``[``) of digits then a ``.`` or an ``e``: where its text has no such run there was no
+    float, and the text is the canonical one. Else (a float, or a string that looks like
+    one) and where orjson refuses (an integer past 64 bits, a lone surrogate) the
+    standard library writes it.
+
+    >>> canonical_bytes({"b": [1.5, "x"], "a": "中"}).decode()
+    '{"a":"中","b":[1.5,"x"]}'
+    """
+    try:
+        fast = orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)
+    except (orjson.JSONEncodeError, TypeError):
+        fast = None
+    if fast is not None and not _may_hold_a_float(fast):
+        return fast
     return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+_DIGIT_THEN_POINT_OR_E = re.compile(rb"[0-9][.eE]")
+
+
+def _may_hold_a_float(text: bytes) -> bool:
+    """Whether compact JSON ``text`` has a value that starts like a float: digits (after a
+    ``-``) at the start or after ``:``, ``,`` or ``[``, then a ``.`` or an ``e``. Each
+    hit of the quick pattern (a hex id in a string has many) is looked at backwards."""
+    for hit in _DIGIT_THEN_POINT_OR_E.finditer(text):
+        start = hit.start()
+        while start > 0 and 0x30 <= text[start - 1] <= 0x39:
+            start -= 1
+        if start > 0 and text[start - 1] == 0x2D:  # "-"
+            start -= 1
+        if start == 0 or text[start - 1] in b":,[":
+            return True
+    return False
 
 
 # -- the lean verifier's checks ----------------------------------------------------------
