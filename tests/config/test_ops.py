@@ -190,6 +190,25 @@ def _in_a_child(work: Any) -> Any:
     return pickle.loads(data)
 
 
+def test_a_worker_starts_without_importing_the_web() -> None:
+    """docs/deploy.md, Workers: Celery's Django fixup would run Django's checks, whose URL
+    check imports every view (~30 MB a pool process); the checks run at migrate."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.config.test_settings import _KNOBS, ROOT
+
+    code = ("import sys; from xuezhan.config.celery import app; import django; django.setup(); "
+            "app.loader.import_default_modules(); "
+            "print('analysis.tasks' in sys.modules, 'xuezhan.config.urls' in sys.modules)")
+    env = {**{k: v for k, v in os.environ.items() if k not in _KNOBS},
+           "DJANGO_SETTINGS_MODULE": "xuezhan.config.settings"}
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert result.stdout.split() == ["True", "False"], result.stderr
+
+
 def test_a_worker_yields_the_cpu_to_the_web_and_its_pool_inherits_it(settings: Any) -> None:
     """docs/deploy.md, Workers: the worker's main process takes WORKER_NICE before its pool
     forks, so an upload gets the cores first."""
