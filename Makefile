@@ -48,6 +48,8 @@ bench: install
 	$(BIN)/python benchmarks/bench_shanten.py
 	$(BIN)/python benchmarks/bench_replay.py
 	$(BIN)/python benchmarks/bench_reject.py
+	@echo "bench_pipeline needs PostgreSQL and Redis on loopback (as .ci/run starts them)"
+	$(BIN)/python benchmarks/bench_pipeline.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -195,8 +195,11 @@ class Reference:
 
     @property
     def machine(self) -> float:
-        """This machine's speed as a share of issue 13's (the json readings' mean)."""
-        return sum(self.json) / len(self.json) / ISSUE_JSON_ROUNDS_PER_SECOND
+        """This machine's speed as a share of issue 13's: the fastest json reading, since
+        whatever else runs (the worker's reviews between the phases, PostgreSQL's
+        autovacuum after them, the other vCPU's load) only slows a reading; so the scaled
+        goals are, if anything, judged too strictly."""
+        return max(self.json) / ISSUE_JSON_ROUNDS_PER_SECOND
 
 
 def _json_rate(docs: list[dict[str, Any]]) -> float:
