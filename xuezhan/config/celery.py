@@ -22,7 +22,7 @@ from celery.signals import (
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "xuezhan.config.settings")
 # Celery's Django fixup runs Django's system checks when a worker starts, and the URL
 # checks import the whole web (the URLconf, every view, DRF, the OpenAPI generator):
-# ~30 MB more in every pool process, for code a worker never runs. The checks run where
+# ~24 MB more in every pool process, for code a worker never runs. The checks run where
 # they can fail a deploy instead: `manage.py migrate` and `check --deploy` (docs/deploy.md).
 os.environ.setdefault("CELERY_SKIP_CHECKS", "1")
 
