@@ -468,7 +468,7 @@ def _json_text(value: Any) -> str:
     text, the standard library's where orjson refuses (an integer past 64 bits)."""
     try:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-    except (orjson.JSONEncodeError, TypeError):
+    except TypeError:  # orjson.JSONEncodeError is one
         return json.dumps(value)
 
 

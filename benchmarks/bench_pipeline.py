@@ -124,7 +124,7 @@ def main() -> int:
     ref.json.append(_json_rate(sample))
     _print(args, ref, run, drain)
     if beside is not None:
-        _print_beside(args, ref, beside)
+        _print_beside(ref, beside)
     _print_goals(args, ref, run, drain, beside)
     if not args.keep:
         db.drop()
@@ -708,6 +708,21 @@ def _sustained(times: list[float]) -> float:
     return (high - low) / max(1e-9, times[high] - times[low])
 
 
+def _overall(run: Run) -> float:
+    """Verdicts per second from the first upload to the last verdict."""
+    times = run.verdict_times
+    return len(times) / max(1e-9, times[-1] - run.uploads.started) if times else 0.0
+
+
+def _rss(run: Run, matches: int) -> tuple[list[float], list[float], float]:
+    """The pool's RSS at the first sample past a quarter of the verdicts and at the last,
+    and the growth in between, KB per match."""
+    first, end = _rss_at(run, matches // 4), _rss_at(run, matches)
+    span = max(1, matches - matches // 4)
+    growth = (max(end) - max(first)) * 1024 / span if first and end else 0.0
+    return first, end, growth
+
+
 def _load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -716,7 +731,7 @@ def _print(args: argparse.Namespace, ref: Reference, run: Run, drain: Run | None
     engine = ref.engine
     ms = [x * 1000 for x in run.uploads.latencies]
     times = run.verdict_times
-    overall = len(times) / max(1e-9, times[-1] - run.uploads.started) if times else 0.0
+    overall = _overall(run)
     sustained = _sustained(times)
     upload_rate = len(ms) / max(1e-9, run.uploads.finished - run.uploads.started)
     print()
@@ -740,10 +755,8 @@ def _print(args: argparse.Namespace, ref: Reference, run: Run, drain: Run | None
               f"({run.reviewed / max(1e-9, spent):.1f} matches/s verified and reviewed)")
     # the pool's memory at the first sample past a quarter of the verdicts, at the last
     # verdict, and after the reviews that ran
-    first, end = _rss_at(run, args.matches // 4), _rss_at(run, args.matches)
+    first, end, growth = _rss(run, args.matches)
     after_reviews = run.rss[-2][1] if len(run.rss) > 1 else []
-    span = max(1, args.matches - args.matches // 4)
-    growth = (max(end) - max(first)) * 1024 / span if first and end else 0.0
     peak = max((max(sizes) for _, sizes in run.rss if sizes), default=0.0)
     print(f"  worker pool RSS: after {args.matches // 4} verdicts {_mb(first)}; after "
           f"{args.matches} {_mb(end)}; growth {growth:+.2f} KB per match; after the "
@@ -772,7 +785,7 @@ def _print(args: argparse.Namespace, ref: Reference, run: Run, drain: Run | None
         n = len(drain.verdict_times)
         up, ver = drain.upload_cpu, drain.cpu
         n_up = len(drain.uploads.latencies)  # the closed-loop uploads that upload_cpu covers
-        per_match = up.total / n_up + ver.total / n
+        per_match = _cpu_per_match(drain)
         capacity = _capacity(drain)
         print(f"  CPU per match, uploads alone: web {up.web / n_up * 1000:.1f} ms, PostgreSQL "
               f"{up.database / n_up * 1000:.1f} ms; verification alone: worker "
@@ -789,16 +802,22 @@ def _print(args: argparse.Namespace, ref: Reference, run: Run, drain: Run | None
           + (f", worker alone draining {drain.cpu.busy:.0%}" if drain is not None else ""))
 
 
-def _capacity(drain: Run) -> float:
-    """Matches/s uploaded and verified if the pipeline had both cores: 2 ÷ CPU per match."""
+def _cpu_per_match(drain: Run) -> float:
+    """CPU seconds a match costs: the closed-loop uploads' (those ``upload_cpu`` covers)
+    plus the verifications'."""
     n, n_up = len(drain.verdict_times), len(drain.uploads.latencies)
     if not n or not n_up:
         return 0.0
-    per_match = drain.upload_cpu.total / n_up + drain.cpu.total / n
+    return drain.upload_cpu.total / n_up + drain.cpu.total / n
+
+
+def _capacity(drain: Run) -> float:
+    """Matches/s uploaded and verified if the pipeline had both cores: 2 ÷ CPU per match."""
+    per_match = _cpu_per_match(drain)
     return 2 / per_match if per_match else 0.0
 
 
-def _print_beside(args: argparse.Namespace, ref: Reference, beside: Beside) -> None:
+def _print_beside(ref: Reference, beside: Beside) -> None:
     ms = [x * 1000 for x in beside.uploads.latencies]
     lags = [lag for _, lag in beside.lags]
     print(f"  at the goal's load, the worker beside: {len(ms)} uploads paced at "
@@ -823,9 +842,7 @@ def _print_goals(args: argparse.Namespace, ref: Reference, run: Run, drain: Run 
                  beside: Beside | None) -> None:
     """Each goal as written, and as on issue 13's machine (scaled by the json round trip)."""
     machine, engine = ref.machine, ref.engine
-    sustained = _sustained(run.verdict_times)
-    times = run.verdict_times
-    overall = len(times) / max(1e-9, times[-1] - run.uploads.started) if times else 0.0
+    sustained, overall = _sustained(run.verdict_times), _overall(run)
     p95 = _percentile([x * 1000 for x in run.uploads.latencies], 0.95)
     goal_ratio = GOAL_RATE * args.rounds / ISSUE_ROUNDS_PER_SECOND
     print()
@@ -861,9 +878,7 @@ def _print_goals(args: argparse.Namespace, ref: Reference, run: Run, drain: Run 
         _goal("  … and every match verified, its verdict p95 within 10 s of its upload",
               kept_up, f"{len(lags)} of {len(beside.uploads.latencies)}"
               + (f", p95 {_percentile(lags, 0.95):.2f} s" if lags else ""))
-    first, end = _rss_at(run, args.matches // 4), _rss_at(run, args.matches)
-    growth = (max(end) - max(first)) * 1024 / max(1, args.matches - args.matches // 4) if (
-        first and end) else 0.0
+    _, end, growth = _rss(run, args.matches)
     _goal(f"worker RSS after {args.matches} matches ≤ {GOAL_RSS_MB:.0f} MB per child",
           bool(end) and max(end) <= GOAL_RSS_MB, f"{_mb(end)}")
     _goal("no growth per match (< 1 KB per match)", growth < 1.0, f"{growth:+.2f} KB")

@@ -385,7 +385,7 @@ def canonical_bytes(doc: object) -> bytes:
     """
     try:
         fast = orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)
-    except (orjson.JSONEncodeError, TypeError):
+    except TypeError:  # orjson.JSONEncodeError is one
         fast = None
     if fast is not None and not _may_hold_a_float(fast):
         return fast
