@@ -19,9 +19,9 @@ install: $(STAMP)
 	$(BIN)/python manage.py compilemessages -v0
 
 lint: install
-	$(BIN)/ruff check xuezhan records analysis tests manage.py $(wildcard benchmarks)
+	$(BIN)/ruff check xuezhan config records analysis tests manage.py $(wildcard benchmarks)
 	$(BIN)/mypy
-	$(BIN)/mypy --config-file xuezhan/config/mypy.ini
+	$(BIN)/mypy --config-file config/mypy.ini
 
 test: lint
 	@$(BIN)/python -c "import shutil, sys; sys.exit(0 if any(map(shutil.which, ('chromium', 'chromium-browser'))) else 1)" || \
@@ -36,8 +36,8 @@ run: install
 
 # Production serving (docs/deploy.md): gunicorn with the production settings, which take
 # SECRET_KEY, DATABASE_URL, CELERY_BROKER_URL, CACHE_URL and ALLOWED_HOSTS from the
-# environment (or NAME_FILE). Workers: `celery -A xuezhan.config worker`, and one beat.
-PROD := env DJANGO_SETTINGS_MODULE=xuezhan.config.production
+# environment (or NAME_FILE). Workers: `celery -A config worker`, and one beat.
+PROD := env DJANGO_SETTINGS_MODULE=config.production
 serve: install
 	$(PROD) $(BIN)/python manage.py migrate --noinput
 	$(PROD) $(BIN)/python manage.py collectstatic --noinput

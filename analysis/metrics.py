@@ -1,4 +1,4 @@
-"""The verification's Prometheus metrics (exposed at /metrics by xuezhan.config.ops)."""
+"""The verification's Prometheus metrics (exposed at /metrics by config.ops)."""
 
 from __future__ import annotations
 

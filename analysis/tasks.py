@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from analysis import leases, services
 from analysis.metrics import TASK_SECONDS, UPLOAD_TO_VERDICT_SECONDS, VERIFICATIONS
-from xuezhan.config.logs import request_id
+from records.logs import request_id
 
 log = logging.getLogger(__name__)
 

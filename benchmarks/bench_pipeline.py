@@ -1,6 +1,6 @@
 """Benchmark the upload → verified pipeline: gunicorn, one Celery worker, PostgreSQL, Redis.
 
-Everything on loopback, with the production settings (DEBUG off; xuezhan.config.production)
+Everything on loopback, with the production settings (DEBUG off; config.production)
 and the shipped gunicorn configuration (deploy/gunicorn.conf.py):
 
 1. (not timed) drop and create the database ``--database``, migrate it, empty the Redis
@@ -229,7 +229,7 @@ def _engine_rate(docs: list[dict[str, Any]]) -> float:
 def _environment(args: argparse.Namespace) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
-        DJANGO_SETTINGS_MODULE="xuezhan.config.production",
+        DJANGO_SETTINGS_MODULE="config.production",
         PYTHONPATH=str(ROOT),
         SECRET_KEY=secrets.token_urlsafe(50),
         DATABASE_URL=f"{args.pg}/{args.database}",
@@ -361,7 +361,7 @@ def _start_worker(env: dict[str, str], args: argparse.Namespace) -> subprocess.P
     mark = log.stat().st_size if log.exists() else 0
     worker = _start(
         {**env, "LOG_LEVEL": "INFO"},
-        [str(BIN / "celery"), "-A", "xuezhan.config", "worker", "-c", str(args.concurrency),
+        [str(BIN / "celery"), "-A", "config", "worker", "-c", str(args.concurrency),
          "--prefetch-multiplier", "1", "-n", f"bench-{os.getpid()}@%h", "-l", "info",
          "--without-gossip", "--without-mingle", "--without-heartbeat"],
         log,

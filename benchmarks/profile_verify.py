@@ -90,7 +90,7 @@ def _arguments() -> argparse.Namespace:
 
 def _environment(args: argparse.Namespace) -> None:
     os.environ.update(
-        DJANGO_SETTINGS_MODULE="xuezhan.config.production",
+        DJANGO_SETTINGS_MODULE="config.production",
         SECRET_KEY=secrets.token_urlsafe(50),
         DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{args.database}",
         CELERY_BROKER_URL=args.redis,

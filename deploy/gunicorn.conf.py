@@ -1,7 +1,7 @@
 """gunicorn's configuration for the xuezhan web process (docs/deploy.md).
 
 Run as ``gunicorn -c deploy/gunicorn.conf.py`` with DJANGO_SETTINGS_MODULE=
-xuezhan.config.production; every value can be changed from the environment.
+config.production; every value can be changed from the environment.
 """
 
 import json
@@ -9,7 +9,7 @@ import multiprocessing
 import os
 from typing import Any
 
-wsgi_app = "xuezhan.config.wsgi:application"
+wsgi_app = "config.wsgi:application"
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 # Sync workers: a process per request at a time. An upload is ~10 ms of Python CPU and a
 # few short waits on PostgreSQL and Redis (README "## Pipeline benchmark"); threads would
@@ -58,8 +58,8 @@ access_log_format = json.dumps(
 
 def post_worker_init(worker: Any) -> None:
     """A new worker imports the views and compiles the upload's checks before it takes a
-    request (xuezhan.config.wsgi.warm_up): its first upload is then as quick as the rest."""
-    from xuezhan.config.wsgi import warm_up
+    request (config.wsgi.warm_up): its first upload is then as quick as the rest."""
+    from config.wsgi import warm_up
 
     warm_up()
 

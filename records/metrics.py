@@ -1,4 +1,4 @@
-"""The records' Prometheus counters (exposed at /metrics by xuezhan.config.ops)."""
+"""The records' Prometheus counters (exposed at /metrics by config.ops)."""
 
 from __future__ import annotations
 

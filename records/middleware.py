@@ -10,7 +10,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 
 from records.errors import too_large_response
-from xuezhan.config.logs import SANE_ID, request_id
+from records.logs import SANE_ID, request_id
 
 # A multipart upload of a document at the limit carries some framing on top.
 MULTIPART_SLACK = 64 * 1024

@@ -31,7 +31,7 @@ def eager_tasks() -> Iterator[None]:
 
     Only the real-worker tests talk to a broker; everything else verifies in-process.
     """
-    from xuezhan.config import celery_app
+    from config import celery_app
 
     before = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True

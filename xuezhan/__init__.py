@@ -23,8 +23,8 @@ The engine is plain Python with no Django. Entry points, in dependency order:
 Docs: ``docs/rules.md`` (the rules and every decision), ``docs/format.md`` (the log format,
 the report, every code).
 
-``xuezhan.config`` is the Django/Celery wiring of the service and is never
-imported by the engine.
+The service around the engine (``config/``, ``records/``, ``analysis/``) lives beside
+this package in the repository; nothing here imports it, Django, DRF or Celery.
 """
 
 __version__ = "0.1.0"

@@ -40,7 +40,7 @@ def test_a_lease_that_ran_out_may_be_claimed_again(upload: Any, settings: Any) -
 
 
 def test_the_lease_outlives_the_task_time_limit(settings: Any) -> None:
-    from xuezhan.config import celery_app
+    from config import celery_app
 
     assert celery_app.conf.task_time_limit < settings.VERIFY_LEASE_SECONDS
     assert celery_app.conf.task_soft_time_limit < celery_app.conf.task_time_limit

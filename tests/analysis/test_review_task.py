@@ -168,7 +168,7 @@ def test_a_forced_verification_clears_the_review_and_queues_it_again(
 def test_the_review_task_survives_dead_workers_in_a_queue_of_its_own() -> None:
     from django.conf import settings
 
-    from xuezhan.config import celery_app
+    from config import celery_app
 
     task = tasks.review_match
     assert task.acks_late and task.reject_on_worker_lost

@@ -16,7 +16,7 @@ def test_the_task_is_configured_to_survive_dead_workers() -> None:
     task = tasks.verify_match
     assert task.acks_late and task.reject_on_worker_lost
     assert OperationalError in task.autoretry_for and task.retry_backoff
-    from xuezhan.config import celery_app
+    from config import celery_app
 
     assert celery_app.conf.worker_prefetch_multiplier == 1
     assert celery_app.conf.task_acks_late

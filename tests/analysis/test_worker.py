@@ -1,6 +1,6 @@
 """A real Celery worker process on Redis and PostgreSQL, killed mid-task.
 
-Each test starts its own ``celery -A xuezhan.config worker`` subprocesses on a queue of
+Each test starts its own ``celery -A config worker`` subprocesses on a queue of
 its own (no cross-talk with other workers on the same Redis), bounds every wait, and
 kills what it started. The uploads go through the API, as a client's would.
 """
@@ -62,7 +62,7 @@ class Workers:
             "DATABASE_URL": test_database_url(),
             "CELERY_BROKER_URL": BROKER_URL,
             "CELERY_QUEUE": self.queue,
-            "DJANGO_SETTINGS_MODULE": "xuezhan.config.settings",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
         }
         if timings == "short":
             env["CELERY_VISIBILITY_TIMEOUT"] = "5"
@@ -77,7 +77,7 @@ class Workers:
                 "-m",
                 "celery",
                 "-A",
-                "xuezhan.config",
+                "config",
                 "worker",
                 *WORKER_OPTIONS,
                 "-Q",
@@ -114,7 +114,7 @@ def workers(transactional_db: Any, tmp_path: Path) -> Iterator[Workers]:
     """Tasks go to a fresh queue, served only by the workers this fixture starts."""
     import redis
 
-    from xuezhan.config import celery_app
+    from config import celery_app
 
     queue = f"xuezhan-test-{uuid.uuid4().hex[:10]}"
     saved = (celery_app.conf.task_always_eager, celery_app.conf.task_default_queue)

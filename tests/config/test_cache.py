@@ -1,11 +1,11 @@
-"""The Redis cache keeps one client per connection pool (xuezhan/config/cache.py)."""
+"""The Redis cache keeps one client per connection pool (config/cache.py)."""
 
 from __future__ import annotations
 
 import pytest
 
+from config.cache import KeptClientRedisCache
 from tests.conftest import BROKER_URL, needs_broker
-from xuezhan.config.cache import KeptClientRedisCache
 
 
 def test_every_call_of_a_process_shares_one_client_per_pool() -> None:

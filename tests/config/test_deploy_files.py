@@ -32,14 +32,14 @@ def test_each_unit_runs_a_program_of_the_venv_with_the_environment_file(path: Pa
         if argument.startswith("deploy/"):
             assert (ROOT / argument).is_file(), argument
     if "celery" in command[0]:
-        assert command[1:3] == ["-A", "xuezhan.config"]
+        assert command[1:3] == ["-A", "config"]
 
 
 def test_the_environment_file_names_every_setting_production_requires() -> None:
     text = (ROOT / "deploy" / "xuezhan.env.example").read_text()
     names = set(re.findall(r"^([A-Z_]+?)(?:_FILE)?=", text, re.MULTILINE))
     assert set(PRODUCTION) <= names | {"DJANGO_SETTINGS_MODULE"}
-    assert "DJANGO_SETTINGS_MODULE=xuezhan.config.production" in text
+    assert "DJANGO_SETTINGS_MODULE=config.production" in text
 
 
 def test_there_is_one_beat_and_workers_are_templated() -> None:
@@ -71,7 +71,7 @@ def test_gunicorn_runs_sync_workers_two_per_core_and_one_by_default(
     config = gunicorn_config(monkeypatch)
     assert config["worker_class"] == "sync"
     assert config["workers"] == 2 * multiprocessing.cpu_count() + 1
-    assert config["wsgi_app"] == "xuezhan.config.wsgi:application"
+    assert config["wsgi_app"] == "config.wsgi:application"
 
 
 def test_the_gunicorn_workers_follow_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

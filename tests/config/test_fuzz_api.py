@@ -36,7 +36,7 @@ EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "10"))
 
 
 def _load_schema() -> Any:
-    from xuezhan.config.wsgi import application
+    from config.wsgi import application
 
     # the schema comes from the application itself (no database needed), as clients get it
     return schemathesis.openapi.from_wsgi("/api/v1/schema/?format=json", application)

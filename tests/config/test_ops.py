@@ -34,7 +34,7 @@ def test_readyz_checks_the_database_migrations_and_broker(client: Any) -> None:
 def test_readyz_is_503_when_the_broker_is_away(
     client: Any, settings: Any, monkeypatch: Any
 ) -> None:
-    from xuezhan.config import celery_app
+    from config import celery_app
 
     settings.CELERY_TASK_ALWAYS_EAGER = False
     # Celery derives its write URL from the broker URL once, so the connection itself is
@@ -51,7 +51,7 @@ def test_readyz_is_503_when_the_broker_is_away(
 def test_readyz_is_503_while_migrations_are_unapplied(client: Any, monkeypatch: Any) -> None:
     from django.db.migrations.executor import MigrationExecutor
 
-    from xuezhan.config import ops
+    from config import ops
 
     monkeypatch.setattr(ops, "_migrated", False)
     monkeypatch.setattr(MigrationExecutor, "migration_plan", lambda self, targets: [("m", 0)])
@@ -63,7 +63,7 @@ def test_readyz_is_503_while_migrations_are_unapplied(client: Any, monkeypatch: 
 def test_readyz_shows_the_worker_heartbeat(client: Any, settings: Any) -> None:
     from django.core.cache import cache
 
-    from xuezhan.config import celery as celery_module
+    from config import celery as celery_module
 
     settings.CELERY_TASK_ALWAYS_EAGER = False
     settings.CELERY_BROKER_URL = "memory://localhost/"
@@ -114,7 +114,7 @@ def test_a_request_id_is_given_kept_and_carried_into_the_task(
     django_capture_on_commit_callbacks: Any,
 ) -> None:  # fmt: skip
     from analysis import services
-    from xuezhan.config.logs import request_id
+    from records.logs import request_id
 
     seen: list[str] = []
     real = services.verify_matches
@@ -137,7 +137,7 @@ def test_a_request_id_is_given_kept_and_carried_into_the_task(
 
 
 def test_log_lines_are_json_with_the_request_id() -> None:
-    from xuezhan.config.logs import JsonFormatter, RequestIdFilter, request_id
+    from records.logs import JsonFormatter, RequestIdFilter, request_id
 
     record = logging.LogRecord("records", logging.INFO, "x.py", 1, "upload", None, None)
     record.match = 7
@@ -157,8 +157,8 @@ def test_a_new_pool_process_freezes_what_lives_as_long_as_it_does() -> None:
 
     from django.db.backends.signals import connection_created
 
+    from config.celery import _commit_without_waiting_for_the_disk, _settle_pool_process
     from xuezhan import hand
-    from xuezhan.config.celery import _commit_without_waiting_for_the_disk, _settle_pool_process
 
     try:
         _settle_pool_process()
@@ -199,11 +199,11 @@ def test_a_worker_starts_without_importing_the_web() -> None:
 
     from tests.config.test_settings import _KNOBS, ROOT
 
-    code = ("import sys; from xuezhan.config.celery import app; import django; django.setup(); "
+    code = ("import sys; from config.celery import app; import django; django.setup(); "
             "app.loader.import_default_modules(); "
-            "print('analysis.tasks' in sys.modules, 'xuezhan.config.urls' in sys.modules)")
+            "print('analysis.tasks' in sys.modules, 'config.urls' in sys.modules)")
     env = {**{k: v for k, v in os.environ.items() if k not in _KNOBS},
-           "DJANGO_SETTINGS_MODULE": "xuezhan.config.settings"}
+           "DJANGO_SETTINGS_MODULE": "config.settings"}
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=120)
     assert result.stdout.split() == ["True", "False"], result.stderr
@@ -214,7 +214,7 @@ def test_a_worker_yields_the_cpu_to_the_web_and_its_pool_inherits_it(settings: A
     forks, so an upload gets the cores first."""
     import os
 
-    from xuezhan.config.celery import _yield_to_the_web
+    from config.celery import _yield_to_the_web
 
     settings.WORKER_NICE = 7
 
@@ -234,7 +234,7 @@ def test_a_worker_that_leads_its_session_lowers_the_sessions_priority_too() -> N
     of its own (a supervisor's, the benchmark's) gives the session its nice value."""
     import os
 
-    from xuezhan.config.celery import lower_priority
+    from config.celery import lower_priority
 
     def own_session() -> str:
         os.setsid()
@@ -253,7 +253,7 @@ def test_a_worker_never_runs_above_the_priority_it_was_started_with() -> None:
     """An operator's `nice -n 15` (or systemd's Nice=) stands; WORKER_NICE only lowers."""
     import os
 
-    from xuezhan.config.celery import lower_priority
+    from config.celery import lower_priority
 
     def started_nicer() -> tuple[int, int]:
         os.setpriority(os.PRIO_PROCESS, 0, 15)
@@ -290,7 +290,7 @@ def test_a_pool_process_commits_without_waiting_for_the_disk_and_the_web_waits()
     by the sweep; what the web writes is not, so its connections keep waiting."""
     from django.db import connection
 
-    from xuezhan.config.celery import _commit_without_waiting_for_the_disk
+    from config.celery import _commit_without_waiting_for_the_disk
 
     def setting() -> str:
         with connection.cursor() as cursor:
@@ -315,7 +315,7 @@ def test_a_worker_keeps_its_database_connections_for_the_life_of_a_pool_process(
         settings: Any) -> None:
     """docs/deploy.md, Workers: Celery's fixup closes the connections every task unless
     told to reuse them; they are reused for longer than a pool process lives."""
-    from xuezhan.config.celery import app
+    from config.celery import app
 
     assert app.conf.get("CELERY_DB_REUSE_MAX") == settings.CELERY_DB_REUSE_MAX
     assert settings.CELERY_DB_REUSE_MAX >= settings.CELERY_WORKER_MAX_TASKS_PER_CHILD
@@ -328,7 +328,7 @@ def test_between_tasks_a_healthy_connection_is_kept_and_a_broken_one_closed(
     connection belongs to its caller and is left alone."""
     from django.db import connection
 
-    from xuezhan.config.celery import _tidy_database_connections
+    from config.celery import _tidy_database_connections
 
     connection.ensure_connection()
     kept = connection.connection

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from xuezhan.config import settings as config
+from config import settings as config
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +34,7 @@ _KNOBS = (
 )  # fmt: skip
 
 PRODUCTION = {
-    "DJANGO_SETTINGS_MODULE": "xuezhan.config.production",
+    "DJANGO_SETTINGS_MODULE": "config.production",
     "SECRET_KEY": "k" * 10 + "-production-like-secret-" + "9f8e7d6c5b4a" * 3,
     "DATABASE_URL": "postgres://xuezhan@db.internal:5432/xuezhan",
     "CELERY_BROKER_URL": "redis://broker.internal:6379/0",
@@ -88,7 +88,7 @@ def test_envlist_splits_on_commas(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_defaults_are_sqlite_and_eager_tasks_and_nothing_is_written(tmp_path: Path) -> None:
     var = tmp_path / "var"
     result = settings_of(
-        {"DJANGO_SETTINGS_MODULE": "xuezhan.config.settings", "XUEZHAN_VAR_DIR": str(var)},
+        {"DJANGO_SETTINGS_MODULE": "config.settings", "XUEZHAN_VAR_DIR": str(var)},
         "DATABASES['default']['ENGINE']", "CELERY_TASK_ALWAYS_EAGER", "DEBUG",
         "SECRET_KEY.__len__()",
     )  # fmt: skip
@@ -99,7 +99,7 @@ def test_the_defaults_are_sqlite_and_eager_tasks_and_nothing_is_written(tmp_path
 
 
 def test_the_development_secret_key_is_random_per_process() -> None:
-    env = {"DJANGO_SETTINGS_MODULE": "xuezhan.config.settings"}
+    env = {"DJANGO_SETTINGS_MODULE": "config.settings"}
     keys = {settings_of(env, "SECRET_KEY").stdout for _ in range(2)}
     assert len(keys) == 2 and all(len(key) > 50 for key in keys)
 
@@ -163,7 +163,7 @@ def test_the_openapi_schema_validates_without_warnings(tmp_path: Path) -> None:
 
 def test_the_worker_nice_value_is_checked_at_start_up() -> None:
     """docs/deploy.md, Workers: WORKER_NICE is a nice value, 0 to 19."""
-    env = {"DJANGO_SETTINGS_MODULE": "xuezhan.config.settings"}
+    env = {"DJANGO_SETTINGS_MODULE": "config.settings"}
     assert settings_of(env, "WORKER_NICE").stdout.strip() == "10"
     result = settings_of({**env, "WORKER_NICE": "25"}, "WORKER_NICE")
     assert "WORKER_NICE must be from 0 to 19, not 25" in result.stderr

@@ -8,13 +8,13 @@ import sys
 
 import xuezhan
 
-FORBIDDEN = ("django", "rest_framework", "celery", "records", "analysis")
+FORBIDDEN = ("django", "rest_framework", "celery", "records", "analysis", "config")
 
 
 def engine_modules() -> list[str]:
-    return sorted(  # sub-packages too (xuezhan.sim), but not the Django project
+    return sorted(  # sub-packages too (xuezhan.sim)
         m.name for m in pkgutil.walk_packages(xuezhan.__path__, "xuezhan.")
-        if not m.name.startswith(("xuezhan.config", "xuezhan.__main__"))
+        if m.name != "xuezhan.__main__"
     )
 
 

@@ -1,11 +1,11 @@
-"""WSGI entry point: ``gunicorn xuezhan.config.wsgi``."""
+"""WSGI entry point: ``gunicorn config.wsgi``."""
 
 import gc
 import os
 
 from django.core.wsgi import get_wsgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "xuezhan.config.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 application = get_wsgi_application()
 

@@ -8,9 +8,9 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 import records.converters  # noqa: F401  (registers <id:…>, before the apps' URLs)
 from analysis import league_pages, stats_pages, viewer
 from analysis import pages as analysis_pages
+from config import ops
 from records import pages as records_pages
 from records.signin import ThrottledLoginView
-from xuezhan.config import ops
 
 api: list[URLPattern | URLResolver] = [
     path("", include("records.urls")),

@@ -1,6 +1,6 @@
 """Production settings: settings.py with every secret required and HTTPS on by default.
 
-``DJANGO_SETTINGS_MODULE=xuezhan.config.production`` (gunicorn, the workers, beat and
+``DJANGO_SETTINGS_MODULE=config.production`` (gunicorn, the workers, beat and
 `manage.py` on a server; docs/deploy.md). Each secret comes from the environment or from a
 file named by ``NAME_FILE``; a missing one stops the process at start-up with its name.
 """
@@ -13,8 +13,8 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from xuezhan.config.settings import *
-from xuezhan.config.settings import (
+from config.settings import *
+from config.settings import (
     VAR_DIR,
     database,
     envbool,
@@ -42,7 +42,7 @@ CELERY_BROKER_URL = required("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = False
 CACHE_URL = required("CACHE_URL")
 CACHES = {
-    "default": {"BACKEND": "xuezhan.config.cache.KeptClientRedisCache", "LOCATION": CACHE_URL}
+    "default": {"BACKEND": "config.cache.KeptClientRedisCache", "LOCATION": CACHE_URL}
 }
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "")
 if not ALLOWED_HOSTS:

@@ -1,5 +1,5 @@
 """The Celery app, wired as the Celery docs show (settings under the ``CELERY_`` namespace),
-and the worker's heartbeat that /readyz reports (xuezhan.config.ops)."""
+and the worker's heartbeat that /readyz reports (config.ops)."""
 
 import contextlib
 import gc
@@ -19,7 +19,7 @@ from celery.signals import (
     worker_shutdown,
 )
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "xuezhan.config.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Celery's Django fixup runs Django's system checks when a worker starts, and the URL
 # checks import the whole web (the URLconf, every view, DRF, the OpenAPI generator):
 # ~24 MB more in every pool process, for code a worker never runs. The checks run where

@@ -14,7 +14,7 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-BASE_DIR = Path(__file__).resolve().parent.parent.parent
+BASE_DIR = Path(__file__).resolve().parent.parent
 # Local state of a laptop (the default SQLite file); .gitignore'd.
 VAR_DIR = Path(os.environ.get("XUEZHAN_VAR_DIR", str(BASE_DIR / "var")))
 
@@ -113,7 +113,7 @@ def database(url: str) -> dict[str, Any]:
 DEBUG = envbool("DEBUG", "False")
 # Unset here (a laptop, the tests): a random key for this process, never a well-known one,
 # never written anywhere. Sessions then last as long as the process; production settings
-# (xuezhan/config/production.py) require SECRET_KEY or SECRET_KEY_FILE.
+# (config/production.py) require SECRET_KEY or SECRET_KEY_FILE.
 SECRET_KEY = envsecret("SECRET_KEY") or secrets.token_urlsafe(50)
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
@@ -156,8 +156,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
-ROOT_URLCONF = "xuezhan.config.urls"
-WSGI_APPLICATION = "xuezhan.config.wsgi.application"
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
     {
@@ -221,7 +221,7 @@ UPLOAD_RATE_LIMIT = os.environ.get("UPLOAD_RATE_LIMIT", "600/hour")
 # give them a shared one, e.g. CACHE_URL=redis://127.0.0.1:6379/1.
 CACHE_URL = envsecret("CACHE_URL")
 CACHES = {
-    "default": {"BACKEND": "xuezhan.config.cache.KeptClientRedisCache", "LOCATION": CACHE_URL}
+    "default": {"BACKEND": "config.cache.KeptClientRedisCache", "LOCATION": CACHE_URL}
     if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
 
@@ -304,7 +304,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 # Celery. CELERY_BROKER_URL unset: tasks run eagerly in the web process (no broker needed).
-# Set (redis://… or amqp://…): tasks go to real workers, `celery -A xuezhan.config worker`.
+# Set (redis://… or amqp://…): tasks go to real workers, `celery -A config worker`.
 CELERY_BROKER_URL = envsecret("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 if not CELERY_BROKER_URL:
@@ -337,11 +337,11 @@ CELERY_WORKER_MAX_MEMORY_PER_CHILD = envint("CELERY_MAX_MEMORY_PER_CHILD_KB", 20
 # told to reuse them for this many: a new PostgreSQL backend per verification (a fork, its
 # catalog caches filled again, no prepared statement ever reused) cost more CPU than the
 # verification's own statements. Reused, a connection is checked as a request's is
-# (xuezhan/config/celery.py: closed when broken or older than DATABASE_CONN_MAX_AGE).
+# (config/celery.py: closed when broken or older than DATABASE_CONN_MAX_AGE).
 CELERY_DB_REUSE_MAX = envint("CELERY_DB_REUSE_MAX", 1000)
 # A worker's processes run at this nice value (0–19; 0 leaves them as started): where the
 # web and the workers share cores, the kernel gives an upload the CPU first and the
-# verifications and reviews what is left (xuezhan/config/celery.py; docs/deploy.md, Workers).
+# verifications and reviews what is left (config/celery.py; docs/deploy.md, Workers).
 WORKER_NICE = envint("WORKER_NICE", 10)
 if not 0 <= WORKER_NICE <= 19:
     raise ImproperlyConfigured(f"WORKER_NICE must be from 0 to 19, not {WORKER_NICE}")
@@ -379,9 +379,9 @@ LOG_FORMAT = os.environ.get("LOG_FORMAT", "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "xuezhan.config.logs.RequestIdFilter"}},
+    "filters": {"request_id": {"()": "records.logs.RequestIdFilter"}},
     "formatters": {
-        "json": {"()": "xuezhan.config.logs.JsonFormatter"},
+        "json": {"()": "records.logs.JsonFormatter"},
         "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
     },
     "handlers": {

@@ -26,11 +26,11 @@ from prometheus_client import (
 
 import analysis.metrics  # noqa: F401  (registers the verification metrics)
 import records.metrics  # noqa: F401  (registers the upload counters)
+from config.celery import HEARTBEAT_KEY
+from config.celery import app as celery_app
 from records.models import Match
-from xuezhan.config.celery import HEARTBEAT_KEY
-from xuezhan.config.celery import app as celery_app
 
-HEARTBEAT_STALE_AFTER = 60  # seconds; workers beat every 15 (xuezhan/config/celery.py)
+HEARTBEAT_STALE_AFTER = 60  # seconds; workers beat every 15 (config/celery.py)
 
 _migrated = False  # once every migration is applied, it stays so for this process
 
