@@ -10,8 +10,8 @@ class AnalysisConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete, pre_delete
 
-        from analysis.aggregates import forget_match
         from analysis.signals import verdict_stored
+        from analysis.stats.aggregates import forget_match
         from analysis.tasks import queue_review, queue_verification, rate_again_after_delete
         from records.models import Match
         from records.signals import match_needs_verifying
@@ -20,5 +20,5 @@ class AnalysisConfig(AppConfig):
         verdict_stored.connect(queue_review, dispatch_uid="analysis.review")
         # however a match goes (API, page, admin), the ratings that counted it are redone
         post_delete.connect(rate_again_after_delete, sender=Match, dispatch_uid="analysis.rate")
-        # and the materialised statistics stop counting it (analysis.aggregates)
-        pre_delete.connect(forget_match, sender=Match, dispatch_uid="analysis.aggregates")
+        # and the materialised statistics stop counting it (analysis.stats.aggregates)
+        pre_delete.connect(forget_match, sender=Match, dispatch_uid="analysis.stats.aggregates")

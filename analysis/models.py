@@ -198,7 +198,7 @@ class SeatResult(models.Model):
     void_fewest = models.BooleanField(null=True)
     void_cleared_turn = models.PositiveSmallIntegerField(null=True)
     starting_shanten = models.SmallIntegerField(null=True)
-    # from the decision review (Verification.review), written by analysis.aggregates;
+    # from the decision review (Verification.review), written by analysis.stats.aggregates;
     # all 0 when the round has no review
     reviewed_discards = models.PositiveSmallIntegerField(default=0)
     best_discards = models.PositiveSmallIntegerField(
@@ -226,8 +226,8 @@ class SeatResult(models.Model):
         return f"seat {self.seat} of {self.round}: {self.delta:+d}"
 
 
-# --- Materialised statistics (analysis.aggregates, docs/statistics.md "Scale") ---
-# Derived from SeatResult, Seat and Payment by analysis.aggregates.refresh_match for the
+# --- Materialised statistics (analysis.stats.aggregates, docs/statistics.md "Scale") ---
+# Derived from SeatResult, Seat and Payment by analysis.stats.aggregates.refresh_match for the
 # (player, day) keys a match touches; never written anywhere else.
 
 
@@ -248,7 +248,7 @@ class _StatsKey(models.Model):
 
 class PlayerDay(_StatsKey):
     """A player's sums of one day (per ruleset and verdict): every sum of
-    ``analysis.stats.AGGREGATES``, under the same name, over that day's seat rows."""
+    ``analysis.stats.figures.AGGREGATES``, under the same name, over that day's seat rows."""
 
     # no index of its own: playerday_club_day leads with it
     club = models.ForeignKey(
@@ -333,7 +333,7 @@ class PlayerDayPattern(_StatsKey):
     wins = models.IntegerField()
 
     class Meta:
-        # the key a first verification adds its wins to (analysis.aggregates); its
+        # the key a first verification adds its wins to (analysis.stats.aggregates); its
         # index serves the (player, day) reads too
         constraints = [
             models.UniqueConstraint(
@@ -352,7 +352,7 @@ class PairDay(_StatsKey):
     net = models.IntegerField()
 
     class Meta:
-        # the key a first verification adds its rounds and money to (analysis.aggregates);
+        # the key a first verification adds its rounds and money to (analysis.stats.aggregates);
         # its index serves the (player, day) reads too
         constraints = [
             models.UniqueConstraint(
@@ -524,7 +524,7 @@ class SettleUp(models.Model):
 
 
 class PlayerRating(models.Model):
-    """A player's current rating in a club (analysis.ratings), recomputed from scratch."""
+    """A player's current rating in a club (analysis.league.ratings), recomputed from scratch."""
 
     # no index of its own: an index or key of Meta leads with it
     club = models.ForeignKey(
@@ -568,7 +568,7 @@ class RatingStep(models.Model):
         ]
 
 
-# --- Corrections: history of every change to a match (analysis.corrections) ---
+# --- Corrections: history of every change to a match (analysis.league.corrections) ---
 
 
 class MatchVoid(models.Model):

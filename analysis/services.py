@@ -23,10 +23,10 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 import xuezhan
-from analysis import aggregates, stats
 from analysis.facts import round_facts
 from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
 from analysis.signals import publish_verdicts_stored
+from analysis.stats import aggregates, figures
 from records.models import Match, Round, Seat
 from xuezhan.errors import XuezhanError
 from xuezhan.playfacts import PlayFacts, play_facts
@@ -77,7 +77,7 @@ def verify_matches(*, match_ids: Sequence[int], force: bool = False) -> list[Mat
         with transaction.atomic():
             stored = _store_locked(read, outcomes, found, force=force)
     for club_id in sorted({m.club_id for m in stored}):
-        stats.facts_changed(club_id)
+        figures.facts_changed(club_id)
     verdicts = [m.pk for m in stored if m.status in FACT_STATUSES]
     if verdicts:
         publish_verdicts_stored(verdicts)
@@ -91,7 +91,7 @@ def _store_locked(
     """Lock the matches (in id order), and write the outcomes of those that still want
     them; ``found`` gets every locked match. Returns the matches written."""
     # NO KEY: another verification's rows that point at this match (the statistics'
-    # day rows, analysis.aggregates) must not wait on it at their commit;
+    # day rows, analysis.stats.aggregates) must not wait on it at their commit;
     # rows exist only after a committed verification, which always writes its
     # Verification: without one, there is nothing to delete nor counted
     locked = (
@@ -214,10 +214,10 @@ def store_review(*, match_id: int) -> bool:
         return False  # nothing to review: the verification keeps its null
     with transaction.atomic():
         stored = pending.filter(match__content_sha256=content_sha256).update(review=review)
-        if stored:  # the statistics' rows copy the summaries (analysis.aggregates)
+        if stored:  # the statistics' rows copy the summaries (analysis.stats.aggregates)
             aggregates.add_review(match_id, review)
     if stored:
-        stats.facts_changed(club_id)
+        figures.facts_changed(club_id)
     return bool(stored)
 
 
@@ -280,7 +280,7 @@ def _review_summary(document: Any) -> dict[str, Any] | None:
 def _clear_results(match: Match) -> None:
     # the cached club tables go now, and again once the new facts are committed
     # (verify_match): a reader between the two could cache the old ones
-    stats.facts_changed(match.club_id)
+    figures.facts_changed(match.club_id)
     Verification.objects.filter(match=match).delete()
     RoundSettlement.objects.filter(round__match=match).delete()
     Payment.objects.filter(round__match=match).delete()
@@ -302,7 +302,7 @@ def _write_results(
 ) -> dict[int, set[tuple[int, date]]]:
     """Insert each match's verification, its violations, the rounds' settlements, payment
     lines and seat facts, one statement per table; return each match's (player, day) keys
-    of the seat rows (analysis.aggregates)."""
+    of the seat rows (analysis.stats.aggregates)."""
     now = timezone.now()
     reports = {m.pk: outcomes[m.pk].report or {} for m in matches}
     ids = [m.pk for m in matches]

@@ -156,7 +156,7 @@ def recompute_ratings(club_id: int) -> int:
     """Rate the club's matches again from scratch (after a match is added or corrected)."""
     from django.core.cache import cache
 
-    from analysis.league_services import recompute_ratings as recompute
+    from analysis.league.services import recompute_ratings as recompute
 
     cache.delete(_ratings_key(club_id))  # verdicts from now on queue another run
     return recompute(club_id=club_id)

@@ -16,8 +16,8 @@ urlpatterns = [
     ),
 ]
 
-# The league: seasons, standings, the ledger, settle-ups (analysis.league_views).
-from analysis import league_views  # noqa: E402  (kept apart from the lines above)
+# The league: seasons, standings, the ledger, settle-ups (analysis.league.views).
+from analysis.league import views as league_views  # noqa: E402  (kept apart from the lines above)
 
 CLUB = "clubs/<id:club_id>/"
 SEASON = CLUB + "seasons/<id:season_id>/"

@@ -14,14 +14,15 @@ from rest_framework import generics, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from analysis import selectors, services, stats
+from analysis import selectors, services
 from analysis.serializers import (
     MatchDetailSerializer,
     ReplaySerializer,
     RoundReviewSerializer,
     RoundSerializer,
 )
-from analysis.stats_serializers import (
+from analysis.stats import figures
+from analysis.stats.serializers import (
     LeaderboardQuerySerializer,
     PlayerStatsSerializer,
     StatLeaderboardSerializer,
@@ -221,7 +222,7 @@ class PlayerStats(StatsMixin, generics.GenericAPIView[Player]):
         player = Player.objects.filter(club=self.club, pk=self.kwargs["player_id"]).first()
         if player is None:
             raise Http404("No such player.")
-        data = stats.player_stats(
+        data = figures.player_stats(
             self.club, player, query.filters(), query.validated_data["period"]
         )
         if self.csv_wanted():
@@ -240,7 +241,7 @@ class Leaderboard(StatsMixin, generics.GenericAPIView[Player]):
     @extend_schema(
         parameters=[
             *_STATS_PARAMS,
-            OpenApiParameter("stat", OpenApiTypes.STR, enum=stats.stat_keys()),
+            OpenApiParameter("stat", OpenApiTypes.STR, enum=figures.stat_keys()),
             OpenApiParameter("min_rounds", OpenApiTypes.INT),
             OpenApiParameter("order", OpenApiTypes.STR, enum=["desc", "asc"]),
         ],
@@ -253,14 +254,14 @@ class Leaderboard(StatsMixin, generics.GenericAPIView[Player]):
         query = self.query(LeaderboardQuerySerializer)
         data = query.validated_data
         filters = query.filters()
-        rows = stats.leaderboard(
+        rows = figures.leaderboard(
             self.club, data["stat"], data["min_rounds"], filters, data["order"]
         )
         if self.csv_wanted():
             return self.csv_response(rows)
         return Response(
             {
-                "definitions_version": stats.DEFINITIONS_VERSION,
+                "definitions_version": figures.DEFINITIONS_VERSION,
                 "stat": data["stat"],
                 "min_rounds": data["min_rounds"],
                 "filters": filters.to_json(),

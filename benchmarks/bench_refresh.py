@@ -1,5 +1,5 @@
 """Benchmark what a first verification adds to keep the statistics' day rows in step
-(``analysis.aggregates.refresh_match``), against the database of DATABASE_URL.
+(``analysis.stats.aggregates.refresh_match``), against the database of DATABASE_URL.
 
 Setup (not timed), when the club ``Refresh club`` is not there yet: the verified matches
 of ``load_simulated`` (the templates) are copied in bulk (``bench_stats._copy``) into
@@ -37,8 +37,8 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.db.models.functions import TruncDate
 
-from analysis import aggregates
 from analysis.models import PairDay, PlayerDay, PlayerDayPattern, PlayerMatch, SeatResult
+from analysis.stats import aggregates
 from records import services
 from records.models import Club, Match, Player
 

@@ -12,7 +12,7 @@ Setup (not timed), when the club ``Bench club`` has fewer than ``--rounds`` roun
    over a year, until the club holds ``--rounds`` rounds. The copies carry an empty
    document (statistics never read it), so that 100k rounds fit in a few hundred MB.
 
-The materialised statistics (``analysis.aggregates``: per-player-per-day rows) are then
+The materialised statistics (``analysis.stats.aggregates``: per-player-per-day rows) are then
 rebuilt for the club in one pass (timed: ``manage.py rebuild_facts --aggregates-only``
 does the same), unless they are there already.
 
@@ -55,8 +55,11 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from analysis import aggregates, stats  # noqa: E402
 from analysis.models import Payment, PlayerDay, SeatResult  # noqa: E402
+from analysis.stats import (  # noqa: E402
+    aggregates,
+    figures,
+)
 from records import services  # noqa: E402
 from records.models import Club, Match, Player, Round, Seat  # noqa: E402
 
@@ -95,7 +98,7 @@ def main() -> int:
         source: _time_source(source, client, club, players, args)
         for source in ("facts", "aggregates")
     }
-    stats.DEFAULT_SOURCE = "aggregates"
+    figures.DEFAULT_SOURCE = "aggregates"
     goals = {"player stats": STATS_GOAL_MS, "leaderboard cold": BOARD_GOAL_MS}
     for name in results["facts"]:
         for source in ("facts", "aggregates"):
@@ -113,9 +116,9 @@ def _time_source(
     source: str, client: Client, club: Club, players: list[int], args: argparse.Namespace
 ) -> dict[str, list[float]]:
     """The endpoints' times with the figures read from ``source``."""
-    stats.DEFAULT_SOURCE = source
+    figures.DEFAULT_SOURCE = source
     rng = random.Random(args.seed)  # the same requests for both sources
-    keys = stats.stat_keys()
+    keys = figures.stat_keys()
     board = f"/api/v1/clubs/{club.pk}/leaderboard/?min_rounds=30&stat="
     return {
         "player stats": _time(args.requests, lambda: client.get(_stats_url(club, rng, players))),
@@ -320,12 +323,12 @@ def _explain(club: Club, player_id: int) -> None:
     player's aggregate, the club's (the leaderboard), and the player's head-to-head."""
     if connection.vendor != "postgresql":
         return
-    no_filter = stats.Filters()
-    facts = stats.counted(club, no_filter)
-    days = stats.keyed(PlayerDay, club, no_filter)
-    sums = {f"a_{k}": v for k, v in stats.AGGREGATES.items()}
-    day_sums = {f"a_{k}": v for k, v in stats.DAY_SUMS.items()}
-    pairs = stats.keyed(stats.PairDay, club, no_filter).filter(player_id=player_id)
+    no_filter = figures.Filters()
+    facts = figures.counted(club, no_filter)
+    days = figures.keyed(PlayerDay, club, no_filter)
+    sums = {f"a_{k}": v for k, v in figures.AGGREGATES.items()}
+    day_sums = {f"a_{k}": v for k, v in figures.DAY_SUMS.items()}
+    pairs = figures.keyed(figures.PairDay, club, no_filter).filter(player_id=player_id)
     queries = (
         (
             "player aggregate, seat rows",
@@ -339,7 +342,7 @@ def _explain(club: Club, player_id: int) -> None:
         ("club table, day rows", days.values("player_id").annotate(**day_sums)),
         (
             "head-to-head, day rows",
-            pairs.values("other_id").annotate(n=stats.Sum("rounds"), s=stats.Sum("net")),
+            pairs.values("other_id").annotate(n=figures.Sum("rounds"), s=figures.Sum("net")),
         ),
     )
     for name, query in queries:

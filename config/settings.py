@@ -137,7 +137,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "simple_history",  # corrections keep the history of every change (analysis.corrections)
+    "simple_history",  # corrections keep the history of every change (analysis.league.corrections)
     "records",
     "analysis",
 ]

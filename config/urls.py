@@ -6,8 +6,10 @@ from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 import records.converters  # noqa: F401  (registers <id:…>, before the apps' URLs)
-from analysis import league_pages, stats_pages, viewer
 from analysis import pages as analysis_pages
+from analysis import viewer
+from analysis.league import pages as league_pages
+from analysis.stats import pages as stats_pages
 from config import ops
 from records import pages as records_pages
 from records.signin import ThrottledLoginView

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from analysis import charts
+from analysis.stats import charts
 
 PARTS = [("Own wins", 212), ("Paid for others' wins", -216), ("Kongs", 15),
          ("Ready check", 0), ("Flower pig (hua zhu)", 48)]

@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from analysis import league_selectors as selectors
-from analysis import league_services as services
+from analysis.league import selectors, services
 from analysis.models import MatchDocumentVersion, Season
 from records.models import Match
 from tests.analysis.league_data import settled_match, win

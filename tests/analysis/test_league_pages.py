@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from analysis import league_services as services
+from analysis.league import services
 from analysis.models import Season, SettleUp
 from tests.analysis.league_data import settled_match, win
 
@@ -141,7 +141,7 @@ def test_the_demo_club_plays_its_matches_in_a_season_with_weekly_match_days(
 
     from django.core.management import call_command
 
-    from analysis.league_selectors import club_ledger, standings
+    from analysis.league.selectors import club_ledger, standings
 
     with django_capture_on_commit_callbacks(execute=True):
         call_command("load_demo", "--matches", "3", "--rounds", "2", stdout=StringIO())
@@ -171,7 +171,7 @@ def test_the_what_if_page_compares_nets_under_two_rulesets(
 def test_a_sheet_is_previewed_round_by_round_then_saved_as_a_match(
     club: Any, cast: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from analysis.league_pages import SHEET_EXAMPLE
+    from analysis.league.pages import SHEET_EXAMPLE
     from records.models import Match
 
     form = {"player0": "ann", "player1": "ben", "player2": "cai", "player3": "dan",

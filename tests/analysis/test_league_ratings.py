@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from analysis import league_services as services
+from analysis.league import services
+from analysis.league.ratings import MODEL_VERSION, MatchNet, ranks_by_net, rate_matches
 from analysis.models import PlayerRating, RatingStep
-from analysis.ratings import MODEL_VERSION, MatchNet, ranks_by_net, rate_matches
 from records.models import Match
 from tests.analysis.league_data import settled_match, win
 from tests.records.documents import dumps

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.ledger import (
+from analysis.league.ledger import (
     Transfer,
     UnbalancedLedger,
     balances,

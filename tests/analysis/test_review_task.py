@@ -248,7 +248,7 @@ def test_verdicts_queue_one_ratings_recomputation_until_it_starts(monkeypatch: A
 def test_the_ratings_task_lets_the_next_verdict_queue_another(monkeypatch: Any) -> None:
     from django.core.cache import cache
 
-    monkeypatch.setattr("analysis.league_services.recompute_ratings", lambda club_id: 0)
+    monkeypatch.setattr("analysis.league.services.recompute_ratings", lambda club_id: 0)
     cache.set(tasks._ratings_key(8), 1)
     tasks.recompute_ratings.apply(args=[8]).get()
     assert cache.get(tasks._ratings_key(8)) is None

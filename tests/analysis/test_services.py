@@ -196,7 +196,7 @@ def test_a_first_verification_deletes_nothing_and_a_forced_one_replaces_the_rows
     assert leases.claim(match_id=match.pk, owner="task-1")
     with CaptureQueriesContext(connection) as first:
         services.verify_match(match_id=match.pk)
-    # the materialised statistics only add the match's sums (analysis.aggregates)
+    # the materialised statistics only add the match's sums (analysis.stats.aggregates)
     assert not [q for q in first.captured_queries if q["sql"].startswith("DELETE")]
     before = snapshot(match)
     with CaptureQueriesContext(connection) as again:

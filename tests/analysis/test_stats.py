@@ -33,11 +33,11 @@ def verified(upload: Any) -> Any:
 
 
 def stats_of(club: Any, handle: str, **filters: Any) -> dict[str, Any]:
-    from analysis import stats
+    from analysis.stats import figures
     from records.models import Player
 
     player = Player.objects.get(club=club, handle=handle)
-    return stats.player_stats(club, player, stats.Filters(**filters))
+    return figures.player_stats(club, player, figures.Filters(**filters))
 
 
 def test_call_transfer_counts_in_for_the_winner_and_out_for_the_konger(

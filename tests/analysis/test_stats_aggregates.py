@@ -1,4 +1,4 @@
-"""The materialised statistics (analysis.aggregates): every figure read from the day rows
+"""The materialised statistics (analysis.stats.aggregates): every figure read from the day rows
 equals the same figure read from the seat rows, whatever the filter, and stays so when a
 match is verified again, moved to another day or deleted; the decision-review statistics
 (docs/statistics.md) equal a recount of the engine's review."""
@@ -39,14 +39,14 @@ def verified(upload: Any) -> Any:
 
 def _both(club: Any, **filters: Any) -> list[tuple[Any, Any]]:
     """Each player's statistics from the day rows and from the seat rows."""
-    from analysis import stats
+    from analysis.stats import figures
     from records.models import Player
 
-    chosen = stats.Filters(**filters)
+    chosen = figures.Filters(**filters)
     return [
         (
-            stats.player_stats(club, p, chosen, period, source="aggregates"),
-            stats.player_stats(club, p, chosen, period, source="facts"),
+            figures.player_stats(club, p, chosen, period, source="aggregates"),
+            figures.player_stats(club, p, chosen, period, source="facts"),
         )
         for p in Player.objects.filter(club=club)
         for period in ("week", "month")
@@ -54,12 +54,13 @@ def _both(club: Any, **filters: Any) -> list[tuple[Any, Any]]:
 
 
 def _assert_sources_agree(club: Any, **filters: Any) -> None:
-    from analysis import stats
+    from analysis.stats import figures
 
     for days, facts in _both(club, **filters):
         assert days == facts
-    chosen = stats.Filters(**filters)
-    assert stats.club_table(club, chosen, "aggregates") == stats.club_table(club, chosen, "facts")
+    chosen = figures.Filters(**filters)
+    from_days = figures.club_table(club, chosen, "aggregates")
+    assert from_days == figures.club_table(club, chosen, "facts")
 
 
 FILTERS = [
@@ -113,8 +114,9 @@ def test_stats_after_a_reverify_equal_the_stats_before(club: Any, verified: Any)
 
 
 def test_a_match_moved_to_another_day_leaves_its_old_day(club: Any, verified: Any) -> None:
-    from analysis import services, stats
+    from analysis import services
     from analysis.models import PlayerDay
+    from analysis.stats import figures
     from xuezhan.sim.simulate import simulate_match
 
     doc = simulate_match(41, 2)
@@ -129,9 +131,9 @@ def test_a_match_moved_to_another_day_leaves_its_old_day(club: Any, verified: An
     assert not PlayerDay.objects.filter(day=old_day).exists()
     assert set(PlayerDay.objects.values_list("day", flat=True)) == {old_day + timedelta(days=10)}
     _assert_sources_agree(club)
-    before_the_move = stats.Filters(end=old_day)
+    before_the_move = figures.Filters(end=old_day)
     for seat in match.seats.all():
-        assert stats.player_stats(club, seat.player, before_the_move)["stats"]["rounds"] == 0
+        assert figures.player_stats(club, seat.player, before_the_move)["stats"]["rounds"] == 0
 
 
 def test_a_deleted_match_leaves_the_day_rows(club: Any, verified: Any) -> None:
@@ -169,7 +171,7 @@ def _day_tables() -> dict[str, list[tuple[Any, ...]]]:
 def test_matches_verified_one_after_another_on_one_day_equal_the_seat_rows(
     club: Any, verified: Any
 ) -> None:
-    from analysis import aggregates
+    from analysis.stats import aggregates
     from xuezhan.sim.simulate import simulate_match
 
     players = None
@@ -190,9 +192,10 @@ def test_matches_verified_one_after_another_on_one_day_equal_the_seat_rows(
 def test_matches_verified_in_one_batch_count_as_those_verified_one_after_another(
     club: Any, upload: Any
 ) -> None:
-    """One statement adds a whole batch's sums (analysis.aggregates.add_matches): the same
+    """One statement adds a whole batch's sums (analysis.stats.aggregates.add_matches): the same
     day rows as a rebuild from the seat rows, shared players and an illegal match included."""
-    from analysis import aggregates, services
+    from analysis import services
+    from analysis.stats import aggregates
     from tests.records.documents import illegal_document
     from xuezhan.sim.simulate import simulate_match
 
@@ -275,7 +278,8 @@ def test_a_first_verification_costs_the_same_queries_however_full_its_day(
 def test_a_stored_review_adds_its_sums_without_rebuilding_the_day(
     club: Any, upload: Any
 ) -> None:
-    from analysis import aggregates, services
+    from analysis import services
+    from analysis.stats import aggregates
 
     docs = _one_day_of_matches(3, 860)
     with _not_queued():
@@ -363,7 +367,7 @@ def _review_recount(doc: dict[str, Any], seat: int) -> tuple[int, int, int]:
 
 
 def test_review_statistics_recount_the_reviewed_discards(club: Any, verified: Any) -> None:
-    from analysis import stats
+    from analysis.stats import figures
     from records.models import Player
     from xuezhan.sim.simulate import simulate_match
 
@@ -377,7 +381,7 @@ def test_review_statistics_recount_the_reviewed_discards(club: Any, verified: An
             if player.handle in doc["players"]:
                 g, t, ll = _review_recount(doc, doc["players"].index(player.handle))
                 good, total, lost = good + g, total + t, lost + ll
-        got = stats.player_stats(club, player, stats.Filters())["stats"]
+        got = figures.player_stats(club, player, figures.Filters())["stats"]
         assert total > 0
         assert got["best_discard_rate"]["numerator"] == good
         assert got["best_discard_rate"]["denominator"] == total
@@ -386,8 +390,8 @@ def test_review_statistics_recount_the_reviewed_discards(club: Any, verified: An
 
 
 def test_a_match_without_review_counts_no_reviewed_discard(club: Any, verified: Any) -> None:
-    from analysis import aggregates, stats
     from analysis.models import Verification
+    from analysis.stats import aggregates, figures
     from records.models import Player
     from xuezhan.sim.simulate import simulate_match
 
@@ -397,16 +401,16 @@ def test_a_match_without_review_counts_no_reviewed_discard(club: Any, verified: 
     Verification.objects.filter(match=match).update(review=None)
     aggregates.refresh_match(match.pk)  # as the review task does once it has stored one
     for player in Player.objects.filter(club=club):
-        got = stats.player_stats(club, player, stats.Filters())["stats"]
+        got = figures.player_stats(club, player, figures.Filters())["stats"]
         assert got["best_discard_rate"]["denominator"] == 0
         assert got["best_discard_rate"]["value"] is None
         assert got["ukeire_lost_per_discard"]["value"] is None
 
 
 def test_the_review_statistics_can_rank_the_leaderboard() -> None:
-    from analysis import stats
+    from analysis.stats import figures
 
-    assert {"best_discard_rate", "ukeire_lost_per_discard"} <= set(stats.stat_keys())
+    assert {"best_discard_rate", "ukeire_lost_per_discard"} <= set(figures.stat_keys())
 
 
 @needs_postgres

@@ -34,7 +34,8 @@ def signed_in(user: Any) -> Client:
 def test_the_player_page_shows_charts_with_their_numbers_as_text(
     club: Any, cast: Any, players: dict[str, int]
 ) -> None:
-    from analysis import charts, labels
+    from analysis import labels
+    from analysis.stats import charts
 
     page = signed_in(cast["mia"]).get(f"/clubs/{club.pk}/players/{players['bob']}/stats/")
     assert page.status_code == 200
@@ -90,10 +91,10 @@ def test_the_headline_and_every_statistic_show_labels_in_the_page_language(
 def test_the_decision_review_statistics_show_a_dash_until_the_api_serves_them(
     club: Any, cast: Any, players: dict[str, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from analysis import stats
+    from analysis.stats import figures
 
     url = f"/clubs/{club.pk}/players/{players['bob']}/stats/"
-    served = stats.player_stats
+    served = figures.player_stats
     review: dict[str, Any] = {}
 
     def with_review(*args: Any, **kwargs: Any) -> dict[str, Any]:
@@ -103,12 +104,13 @@ def test_the_decision_review_statistics_show_a_dash_until_the_api_serves_them(
         data["stats"].update(review)
         return data
 
-    monkeypatch.setattr(stats, "player_stats", with_review)
+    monkeypatch.setattr(figures, "player_stats", with_review)
     page = signed_in(cast["mia"]).get(url)
     group = dict(page.context["groups"])["Decision review"]
     assert [(row["key"], row["shown"]) for row in group] == [
         ("best_discard_rate", "—"), ("ukeire_lost_per_discard", "—")]
-    review.update(best_discard_rate=stats.rate(61, 80), ukeire_lost_per_discard=stats.rate(100, 80))
+    review.update(best_discard_rate=figures.rate(61, 80),
+                  ukeire_lost_per_discard=figures.rate(100, 80))
     page = signed_in(cast["mia"]).get(url)
     headline = {row["key"]: row for row in page.context["headline"]}
     assert (headline["best_discard_rate"]["shown"], headline["best_discard_rate"]["sample"]) == (
@@ -119,9 +121,10 @@ def test_the_decision_review_statistics_show_a_dash_until_the_api_serves_them(
 
 
 def test_a_statistic_served_as_null_shows_a_dash_with_its_sample() -> None:
-    from analysis import stats, stats_pages
+    from analysis.stats import figures
+    from analysis.stats import pages as stats_pages
 
-    row = stats_pages.stat_row({"best_discard_rate": stats.rate(0, 0)}, "best_discard_rate")
+    row = stats_pages.stat_row({"best_discard_rate": figures.rate(0, 0)}, "best_discard_rate")
     assert (row["shown"], row["sample"], row["low_sample"]) == ("—", "0/0", True)
     assert stats_pages.stat_row({}, "ukeire_lost_per_discard")["shown"] == "—"
 
@@ -145,11 +148,13 @@ def test_the_records_link_to_the_replay_viewer_at_the_end_of_their_round(
 def test_every_statistic_part_and_filter_has_a_label_in_both_languages() -> None:
     from django.utils import translation
 
-    from analysis import labels, stats, stats_pages
-    from analysis.stats_serializers import LeaderboardQuerySerializer
+    from analysis import labels
+    from analysis.stats import figures
+    from analysis.stats import pages as stats_pages
+    from analysis.stats.serializers import LeaderboardQuerySerializer
 
-    keys = {*stats.stat_keys(), *stats_pages.HEADLINE}
-    parts = set(stats.decomposition(dict.fromkeys(stats.AGGREGATES, 0)))
+    keys = {*figures.stat_keys(), *stats_pages.HEADLINE}
+    parts = set(figures.decomposition(dict.fromkeys(figures.AGGREGATES, 0)))
     filters = set(LeaderboardQuerySerializer().get_fields())
     assert keys <= set(labels.STATS) and parts <= set(labels.PARTS)
     assert filters <= set(labels.FILTERS)

@@ -21,7 +21,8 @@ WIDE = """() => document.documentElement.scrollWidth <= innerWidth ? [] :
 @pytest.fixture
 def league(club: Any, cast: Any, upload: Any) -> dict[str, int]:
     """Two verified matches in a season: the league pages have rows to show."""
-    from analysis import league_services, services
+    from analysis import services
+    from analysis.league import services as league_services
     from records.models import Player
 
     season = league_services.save_season(

@@ -26,7 +26,7 @@ DEMO_FIRST_NIGHT = datetime(2026, 9, 1, 19, 30, tzinfo=timezone(timedelta(hours=
 
 def demo_season(club: Club, admin: Any) -> Any:
     """The season the demo matches are played in (weekly from 1 September 2026)."""
-    from analysis.league_services import save_season
+    from analysis.league.services import save_season
     from analysis.models import Season
 
     season = Season.objects.filter(club=club, name="Autumn 2026").first()
@@ -66,9 +66,9 @@ def _count_in_statistics(club: Club) -> None:
     """Rebuild the club's statistics day rows if a verified match is missing from them: a
     database filled before those rows existed (migration 0007), whose matches are not
     verified again here (docs/statistics.md, "Scale")."""
-    from analysis import aggregates
     from analysis.models import PlayerMatch
     from analysis.services import FACT_STATUSES
+    from analysis.stats import aggregates
 
     counted = PlayerMatch.objects.values("match_id")
     if club.matches.filter(status__in=FACT_STATUSES).exclude(pk__in=counted).exists():

@@ -6,7 +6,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from tqdm import tqdm
 
-from analysis import aggregates, services, stats
+from analysis import services
+from analysis.stats import aggregates, figures
 from records.models import Club, Match
 
 
@@ -52,5 +53,5 @@ class Command(BaseCommand):
         ):
             with transaction.atomic():  # readers see the old rows or the new, never none
                 aggregates.rebuild_club(club_id)
-            stats.facts_changed(club_id)
+            figures.facts_changed(club_id)
         self.stdout.write(f"statistics aggregates of {len(club_ids)} clubs rebuilt")

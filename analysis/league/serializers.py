@@ -12,8 +12,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from analysis import league_services as services
-from analysis.league_selectors import TIE_BREAK_NAMES, Balance, LedgerTransfer, Row
+from analysis.league import services
+from analysis.league.selectors import TIE_BREAK_NAMES, Balance, LedgerTransfer, Row
 from analysis.models import MatchAcceptance, Season, SettleUp
 from records.models import Match, Player
 

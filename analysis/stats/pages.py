@@ -1,6 +1,6 @@
 """Pages: a player's statistics and the club leaderboard (docs/statistics.md).
 
-The views only translate: every statistic arrives from :mod:`analysis.stats` as the API
+The views only translate: every statistic arrives from :mod:`analysis.stats.figures` as the API
 serves it and leaves as a row of shown text (label in the page language, value, sample
 size, low-sample mark). A key the API does not serve (yet) is shown as "—", never an error:
 the page names statistics that other changes add to the API on their own schedule.
@@ -18,9 +18,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from analysis import charts, stats
 from analysis.labels import label
-from analysis.stats_serializers import LeaderboardQuerySerializer, StatsQuerySerializer
+from analysis.stats import charts, figures
+from analysis.stats.serializers import LeaderboardQuerySerializer, StatsQuerySerializer
 from analysis.viewer import viewer_url
 from records import selectors as records_selectors
 from records.models import Club, Player
@@ -39,7 +39,7 @@ HEADLINE = (
     "ukeire_lost_per_discard",
 )
 
-#: the player page's table of every statistic, in groups (keys as ``stats.stat_keys``);
+#: the player page's table of every statistic, in groups (keys as ``figures.stat_keys``);
 #: a key the API serves that no group names goes to a last group, "Other"
 GROUPS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
     (_("Basics"), (
@@ -164,23 +164,23 @@ def stat_groups(data: dict[str, Any], percentiles: dict[str, float | None]
                 ) -> list[tuple[str, list[dict[str, Any]]]]:
     """Every statistic as a row, in groups; the decision review always shows (as "—"
     until the API serves it)."""
-    keys = [*stats.stat_keys(), *(k for k in HEADLINE if k not in stats.stat_keys())]
+    keys = [*figures.stat_keys(), *(k for k in HEADLINE if k not in figures.stat_keys())]
     return [
         (title, [stat_row(data, k, percentiles.get(k)) for k in members])
         for title, members in grouped(keys)
     ]
 
 
-def percentiles(club: Club, player: Player, filters: stats.Filters) -> dict[str, float | None]:
+def percentiles(club: Club, player: Player, filters: figures.Filters) -> dict[str, float | None]:
     """The player's percentile in the club for every statistic (one grouped query)."""
-    table = stats.club_table(club, filters)
+    table = figures.club_table(club, filters)
     mine = next((row for row in table if row["player"] == player.pk), None)
     if mine is None:
         return {}
     out: dict[str, float | None] = {}
-    for key in stats.stat_keys():
-        values = [v for row in table if (v := stats.scalar(row["stats"], key)) is not None]
-        out[key] = stats.percentile(stats.scalar(mine["stats"], key), values)
+    for key in figures.stat_keys():
+        values = [v for row in table if (v := figures.scalar(row["stats"], key)) is not None]
+        out[key] = figures.percentile(figures.scalar(mine["stats"], key), values)
     return out
 
 
@@ -254,12 +254,12 @@ def player_stats(request: HttpRequest, club_id: int, player_id: int) -> HttpResp
     if player is None:
         raise Http404("No such player.")
     query, valid = _query(request, StatsQuerySerializer)
-    filters = query.filters() if valid else stats.Filters()
+    filters = query.filters() if valid else figures.Filters()
     period = query.validated_data["period"] if valid else "week"
-    data = stats.player_stats(club, player, filters, period)
+    data = figures.player_stats(club, player, filters, period)
     context: dict[str, Any] = {
         "club": club, "player": player, "data": data, "filters": filters, "period": period,
-        "errors": filter_errors(query.errors), "low_sample": stats.LOW_SAMPLE,
+        "errors": filter_errors(query.errors), "low_sample": figures.LOW_SAMPLE,
         "headline": [stat_row(data["stats"], key) for key in HEADLINE],
         "groups": stat_groups(data["stats"], percentiles(club, player, filters)),
         "period_links": [(gettext("by week"), "week", _query_string(request, period="week")),
@@ -271,13 +271,13 @@ def player_stats(request: HttpRequest, club_id: int, player_id: int) -> HttpResp
         "json_query": _query_string(request),
         **_charts(data),
     }
-    return render(request, "analysis/stats_player.html", context)
+    return render(request, "stats/player.html", context)
 
 
 def _leaderboard_rows(club: Club, stat: str, rows: list[dict[str, Any]],
-                      filters: stats.Filters) -> list[dict[str, Any]]:
+                      filters: figures.Filters) -> list[dict[str, Any]]:
     """The ranked rows with the value as shown and its sample (the cached club table)."""
-    served = {row["player"]: row["stats"] for row in stats.club_table(club, filters)}
+    served = {row["player"]: row["stats"] for row in figures.club_table(club, filters)}
     return [
         {**row, **cell(stat, lookup(served.get(row["player"], {}), stat)),
          "percentile": None if row["percentile"] is None else f"{row['percentile']:.0f}"}
@@ -296,16 +296,16 @@ def leaderboard(request: HttpRequest, club_id: int) -> HttpResponse:
     else:
         stat, min_rounds, order, filters = (
             "net_per_round",
-            stats.LOW_SAMPLE,
+            figures.LOW_SAMPLE,
             "desc",
-            stats.Filters(),
+            figures.Filters(),
         )
-    rows = stats.leaderboard(club, stat, min_rounds, filters, order)
+    rows = figures.leaderboard(club, stat, min_rounds, filters, order)
     choices = [(title, [(k, label("stat", k)) for k in members])
-               for title, members in grouped(stats.stat_keys())]
+               for title, members in grouped(figures.stat_keys())]
     return render(
         request,
-        "analysis/stats_leaderboard.html",
+        "stats/leaderboard.html",
         {
             "club": club,
             "rows": _leaderboard_rows(club, stat, rows, filters),

@@ -13,10 +13,9 @@ from django.shortcuts import redirect, render
 from django.urls import path
 from rest_framework.exceptions import ValidationError
 
-from analysis import league_selectors as selectors
-from analysis import league_services as services
-from analysis.league_serializers import SeasonSerializer, SettleUpSerializer, decimal_of
-from analysis.league_views import ledger_for
+from analysis.league import selectors, services
+from analysis.league.serializers import SeasonSerializer, SettleUpSerializer, decimal_of
+from analysis.league.views import ledger_for
 from analysis.models import Season, SettleUp
 from records import selectors as records_selectors
 from records.models import Membership
@@ -152,7 +151,7 @@ def ledger(request: HttpRequest, club_id: int) -> HttpResponse:
 
 @login_required
 def rating_list(request: HttpRequest, club_id: int) -> HttpResponse:
-    from analysis import ratings
+    from analysis.league import ratings
 
     membership = _membership(request, club_id)
     rows = list(selectors.leaderboard(membership.club))
@@ -216,7 +215,7 @@ def rating_detail(request: HttpRequest, club_id: int, player_id: int) -> HttpRes
 
 @login_required
 def season_what_if(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:
-    from analysis.league_views import ruleset_param
+    from analysis.league.views import ruleset_param
 
     membership = _membership(request, club_id)
     season = Season.objects.filter(club=membership.club, pk=season_id).first()
@@ -236,7 +235,7 @@ def season_what_if(request: HttpRequest, club_id: int, season_id: int) -> HttpRe
 
 @login_required
 def match_history(request: HttpRequest, club_id: int, match_id: int) -> HttpResponse:
-    from analysis.corrections import match_history as history
+    from analysis.league.corrections import match_history as history
     from records.models import Match
 
     membership = _membership(request, club_id)

@@ -10,8 +10,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
-from analysis import stats
 from analysis.labels import label
+from analysis.stats import figures
 
 
 class StatsQuerySerializer(serializers.Serializer[Any]):
@@ -48,9 +48,9 @@ class StatsQuerySerializer(serializers.Serializer[Any]):
                 % {"to": label("filter", "to"), "from": label("filter", "from")}})
         return attrs
 
-    def filters(self) -> stats.Filters:
+    def filters(self) -> figures.Filters:
         data = self.validated_data
-        return stats.Filters(
+        return figures.Filters(
             start=data.get("start"),
             end=data.get("end"),
             ruleset=data.get("ruleset"),
@@ -60,8 +60,8 @@ class StatsQuerySerializer(serializers.Serializer[Any]):
 
 
 class LeaderboardQuerySerializer(StatsQuerySerializer):
-    stat = serializers.ChoiceField(stats.stat_keys(), default="net_per_round")
-    min_rounds = serializers.IntegerField(min_value=0, default=stats.LOW_SAMPLE)
+    stat = serializers.ChoiceField(figures.stat_keys(), default="net_per_round")
+    min_rounds = serializers.IntegerField(min_value=0, default=figures.LOW_SAMPLE)
     order = serializers.ChoiceField(["desc", "asc"], default="desc")
 
 

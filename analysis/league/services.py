@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from analysis.league_selectors import TIE_BREAK_NAMES
+from analysis.league.selectors import TIE_BREAK_NAMES
 from analysis.models import MatchAcceptance, Season, SeasonMatch, SettleUp
 from records.models import Club, Match, Player
 from xuezhan.errors import XuezhanError
@@ -174,8 +174,8 @@ def recompute_ratings(*, club_id: int) -> int:
     """
     from django.db.models.functions import Coalesce
 
-    from analysis import ratings
-    from analysis.league_selectors import counted, match_results
+    from analysis.league import ratings
+    from analysis.league.selectors import counted, match_results
     from analysis.models import PlayerRating, RatingStep
 
     with transaction.atomic():

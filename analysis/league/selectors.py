@@ -20,7 +20,7 @@ from django.db.models.functions import Coalesce
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from analysis import ledger
+from analysis.league import ledger
 from analysis.models import (
     MatchAcceptance,
     Payment,

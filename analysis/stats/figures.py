@@ -4,7 +4,7 @@ Every figure is a SQL aggregate: sums and counts first, then one division per ra
 sums come from one of two sources that give the same numbers:
 
 - ``"aggregates"`` (the default): the materialised per-player-per-day rows of
-  ``analysis.aggregates`` (``PlayerDay`` and its siblings), a few hundred rows a player;
+  ``analysis.stats.aggregates`` (``PlayerDay`` and its siblings), a few hundred rows a player;
 - ``"facts"``: the ``SeatResult`` rows themselves (one per seat per round), with the same
   :data:`AGGREGATES`. The ``with`` filter (rounds shared with a co-player) needs the
   rounds, so it always reads the facts.

@@ -13,7 +13,7 @@ Every derived row a match touches — ``PlayerDay``, ``PlayerDayPattern``, ``Pai
   summaries (``Verification.review``) onto the seat rows first. ``rebuild_club`` does the
   same for a whole club at once.
 
-The sums are the very aggregates the statistics define (``analysis.stats.AGGREGATES``)
+The sums are the very aggregates the statistics define (``analysis.stats.figures.AGGREGATES``)
 grouped by day, so a day row and the raw rows it replaces can never disagree.
 """
 
@@ -31,7 +31,6 @@ from django.db.models.functions import TruncDate
 from django.db.models.lookups import Lookup
 from django.utils import timezone
 
-from analysis import stats
 from analysis.models import (
     PairDay,
     Payment,
@@ -41,13 +40,14 @@ from analysis.models import (
     SeatResult,
     Verification,
 )
+from analysis.stats import figures
 from records.models import Match, Round, Seat
 
 _KEY = ("player_id", "day", "ruleset_name", "legal")
 _REVIEW_FIELDS = ("reviewed_discards", "best_discards", "ukeire_lost")
 #: per day table: its unique key (models' constraints) and the columns a match adds to
 _ADDED: dict[type[Model], tuple[tuple[str, ...], tuple[str, ...]]] = {
-    PlayerDay: (_KEY, tuple(stats.AGGREGATES)),
+    PlayerDay: (_KEY, tuple(figures.AGGREGATES)),
     PlayerDayPattern: ((*_KEY, "pattern"), ("wins",)),
     PairDay: ((*_KEY, "other_id"), ("rounds", "net")),
 }
@@ -58,7 +58,7 @@ def refresh_match(match_id: int) -> None:
     where its seat rows are now and where its previous ``PlayerMatch`` rows said they were.
 
     In the caller's transaction; once it commits, the caller calls
-    ``stats.facts_changed(club_id)`` so that cached club tables go (as ``verify_match``
+    ``figures.facts_changed(club_id)`` so that cached club tables go (as ``verify_match``
     does)."""
     match = Match.objects.filter(pk=match_id).values("club_id").first()
     if match is None:
@@ -215,7 +215,7 @@ def _add_statement(time_zone: str) -> tuple[str, tuple[int, ...], tuple[Any, ...
     process and time zone: its SQL, where the match ids go in its parameters, and them.
 
     The same sums as ``_add``: the day and pattern rows are the ORM's queries of
-    ``_days`` and ``_patterns`` (``stats.AGGREGATES`` itself), upserted; the pairs and the
+    ``_days`` and ``_patterns`` (``figures.AGGREGATES`` itself), upserted; the pairs and the
     match rows are what ``_pairs`` and ``_matches`` compute, in SQL (ties to the earliest
     round). Each insert is in key order, as ``_upsert_add`` writes (one lock order)."""
     rows = SeatResult.objects.filter(_AnyOf(F("match_id"), _MATCHES), complete=True).annotate(
@@ -243,7 +243,7 @@ def _add_statement(time_zone: str) -> tuple[str, tuple[int, ...], tuple[Any, ...
         ))
 
     grouped = rows.values("club_id", *_KEY).order_by()
-    upsert(PlayerDay, grouped.annotate(**{f"a_{k}": v for k, v in stats.AGGREGATES.items()}))
+    upsert(PlayerDay, grouped.annotate(**{f"a_{k}": v for k, v in figures.AGGREGATES.items()}))
     upsert(
         PlayerDayPattern,
         rows.filter(won=True, pattern__isnull=False)
@@ -359,8 +359,8 @@ def _upsert_add(model: type[Model], objs: list[Any]) -> None:
 
 
 def _days(rows: QuerySet[SeatResult]) -> Iterator[PlayerDay]:
-    """The sums of the statistics (``stats.AGGREGATES``, under the same names) per key."""
-    sums = stats.AGGREGATES
+    """The sums of the statistics (``figures.AGGREGATES``, under the same names) per key."""
+    sums = figures.AGGREGATES
     grouped = rows.values("club_id", *_KEY).annotate(**{f"a_{k}": v for k, v in sums.items()})
     for g in grouped.order_by():
         yield PlayerDay(
@@ -543,4 +543,4 @@ def forget_match(sender: Any, instance: Match, **kwargs: Any) -> None:
     day rows; its own ``PlayerMatch`` rows go with it."""
     SeatResult.objects.filter(match_id=instance.pk).delete()
     refresh_match(instance.pk)
-    stats.facts_changed(instance.club_id)
+    figures.facts_changed(instance.club_id)

@@ -19,7 +19,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from analysis.league_services import LeagueError, resolve_ruleset
+from analysis.league.services import LeagueError, resolve_ruleset
 from analysis.models import MatchAcceptance, MatchDocumentVersion, MatchVoid
 from records.models import Match, Player, Seat
 from records.services import check_document, parse_document

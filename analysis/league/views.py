@@ -27,9 +27,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 
-from analysis import league_selectors as selectors
-from analysis import league_services as services
-from analysis.league_serializers import (
+from analysis.league import selectors, services
+from analysis.league.serializers import (
     AcceptanceSerializer,
     AssignSerializer,
     ChangeSerializer,
@@ -412,7 +411,7 @@ class SettleUpList(ClubMixin, generics.ListCreateAPIView[SettleUp]):
 
 
 def rating_model() -> dict[str, Any]:
-    from analysis import ratings
+    from analysis.league import ratings
 
     return {
         "name": ratings.MODEL_NAME,
@@ -529,13 +528,13 @@ class MatchCorrections(ClubMixin, generics.GenericAPIView[Match]):
 
     @extend_schema(responses={200: ChangeSerializer(many=True)})
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        from analysis.corrections import match_history
+        from analysis.league.corrections import match_history
 
         return Response(ChangeSerializer(match_history(self.match()), many=True).data)
 
     @extend_schema(request=CorrectionSerializer, responses={200: ChangeSerializer(many=True)})
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        from analysis.corrections import correct_match, match_history
+        from analysis.league.corrections import correct_match, match_history
         from analysis.tasks import verify_match
 
         body = CorrectionSerializer(data=request.data)
