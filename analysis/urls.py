@@ -1,11 +1,14 @@
-from django.urls import path
+"""The verification's routes, included by config/urls.py: ``api_urls`` (a match's report,
+rounds, replay frames, reviews) and ``page_urls`` (the match page, the round viewer)."""
+
+from django.urls import URLPattern, path
 
 import records.converters  # noqa: F401  (registers <id:…>)
-from analysis import views
+from analysis import pages, viewer, views
 
 MATCH = "clubs/<id:club_id>/matches/<id:match_id>/"
 
-urlpatterns = [
+api_urls: list[URLPattern] = [
     path(MATCH, views.MatchDetail.as_view(), name="match-detail"),
     path(MATCH + "reverify/", views.MatchReverify.as_view(), name="match-reverify"),
     path(MATCH + "rounds/", views.RoundList.as_view(), name="round-list"),
@@ -16,48 +19,10 @@ urlpatterns = [
     ),
 ]
 
-# The league: seasons, standings, the ledger, settle-ups (analysis.league.views).
-from analysis.league import views as league_views  # noqa: E402  (kept apart from the lines above)
-
-CLUB = "clubs/<id:club_id>/"
-SEASON = CLUB + "seasons/<id:season_id>/"
-urlpatterns += [
-    path(CLUB + "seasons/", league_views.SeasonList.as_view(), name="season-list"),
-    path(SEASON, league_views.SeasonDetail.as_view(), name="season-detail"),
-    path(SEASON + "standings/", league_views.SeasonStandings.as_view(), name="season-standings"),
-    path(SEASON + "matches/", league_views.SeasonMatches.as_view(), name="season-matches"),
-    path(
-        SEASON + "matches/<id:match_id>/",
-        league_views.SeasonMatchDetail.as_view(),
-        name="season-match",
-    ),
-    path(
-        MATCH + "acceptance/", league_views.MatchAcceptanceView.as_view(), name="match-acceptance"
-    ),
-    path(CLUB + "ledger/", league_views.LedgerView.as_view(), name="ledger"),
-    path(CLUB + "settle-ups/", league_views.SettleUpList.as_view(), name="settleup-list"),
-]
-urlpatterns += [
-    path(CLUB + "ratings/", league_views.RatingList.as_view(), name="rating-list"),
-    path(
-        CLUB + "ratings/recompute/", league_views.RatingRecompute.as_view(), name="rating-recompute"
-    ),
-    path(
-        CLUB + "ratings/<id:player_id>/", league_views.RatingDetail.as_view(), name="rating-detail"
-    ),
-]
-urlpatterns += [
-    path(SEASON + "what-if/", league_views.SeasonWhatIf.as_view(), name="season-what-if"),
-]
-urlpatterns += [
-    path(MATCH + "corrections/", league_views.MatchCorrections.as_view(), name="match-corrections"),
-]
-urlpatterns += [
-    path(CLUB + "sheets/preview/", league_views.SheetPreview.as_view(), name="sheet-preview"),
-]
-urlpatterns += [
-    path(
-        CLUB + "players/<id:player_id>/stats/", views.PlayerStats.as_view(), name="player-stats"
-    ),
-    path(CLUB + "leaderboard/", views.Leaderboard.as_view(), name="leaderboard"),
+page_urls: list[URLPattern] = [
+    path(MATCH, pages.match_detail, name="match-detail"),
+    path(MATCH + "reverify/", pages.match_reverify, name="match-reverify"),
+    path(MATCH + "delete/", pages.match_delete, name="match-delete"),
+    # rounds counted from 1, as every page counts them (the API counts from 0)
+    path(MATCH + "rounds/<id:number>/", viewer.round_viewer, name="round-viewer"),
 ]

@@ -1,9 +1,14 @@
-from django.urls import path
+"""The records' routes: ``api_urls`` (under /api/v1/) and ``page_urls`` (the site), each
+included by config/urls.py in its namespace."""
+
+from django.urls import URLPattern, path
 
 import records.converters  # noqa: F401  (registers <id:…>)
-from records import account_views, views
+from records import account_views, pages, views
 
-urlpatterns = [
+CLUB = "clubs/<id:club_id>/"
+
+api_urls: list[URLPattern] = [
     path("clubs/", views.ClubList.as_view(), name="club-list"),
     path("clubs/<id:club_id>/", views.ClubDetail.as_view(), name="club-detail"),
     path(
@@ -50,4 +55,22 @@ urlpatterns = [
     path(
         "auth/tokens/<id:token_id>/", account_views.TokenDetail.as_view(), name="token-detail"
     ),
+]
+
+page_urls: list[URLPattern] = [
+    path("", pages.home, name="home"),
+    path("clubs/", pages.club_list, name="club-list"),
+    path(CLUB, pages.match_list, name="match-list"),
+    path(CLUB + "upload/", pages.match_upload, name="match-upload"),
+    path(CLUB + "members/", pages.club_members, name="club-members"),
+    path(CLUB + "members/invite/", pages.member_invite, name="member-invite"),
+    path(
+        CLUB + "invitations/<id:invitation_id>/revoke/",
+        pages.invitation_revoke,
+        name="invitation-revoke",
+    ),
+    path("invitations/", pages.invitation_list, name="invitation-list"),
+    path("invitations/<id:invitation_id>/", pages.invitation_answer, name="invitation-answer"),
+    path("invitations/link/<str:secret>/", pages.invitation_link, name="invitation-link"),
+    path(CLUB + "members/<id:membership_id>/", pages.member_change, name="member-change"),
 ]

@@ -10,7 +10,6 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import path
 from rest_framework.exceptions import ValidationError
 
 from analysis.league import selectors, services
@@ -386,27 +385,3 @@ def sheet_new(request: HttpRequest, club_id: int) -> HttpResponse:
     if upload.created:
         verify_match.delay_on_commit(upload.match.pk)
     return redirect("pages:match-detail", club_id=club.pk, match_id=upload.match.pk)
-
-
-page_urls = [
-    path("clubs/<id:club_id>/sheets/new/", sheet_new, name="sheet-new"),
-    path(
-        "clubs/<id:club_id>/matches/<id:match_id>/history/",
-        match_history,
-        name="match-history",
-    ),
-    path(
-        "clubs/<id:club_id>/seasons/<id:season_id>/what-if/",
-        season_what_if,
-        name="season-what-if",
-    ),
-    path("clubs/<id:club_id>/ratings/", rating_list, name="rating-list"),
-    path("clubs/<id:club_id>/ratings/<id:player_id>/", rating_detail, name="rating-detail"),
-    path("clubs/<id:club_id>/seasons/", season_list, name="season-list"),
-    path(
-        "clubs/<id:club_id>/seasons/<id:season_id>/",
-        season_standings,
-        name="season-standings",
-    ),
-    path("clubs/<id:club_id>/ledger/", ledger, name="ledger"),
-]
