@@ -10,14 +10,17 @@ class AnalysisConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete, pre_delete
 
+        from analysis.league.tasks import rate_after_verdicts, rate_again_after_delete
         from analysis.signals import verdict_stored
         from analysis.stats.aggregates import forget_match
-        from analysis.tasks import queue_review, queue_verification, rate_again_after_delete
+        from analysis.tasks import queue_review, queue_verification
         from records.models import Match
         from records.signals import match_needs_verifying
 
         match_needs_verifying.connect(queue_verification, dispatch_uid="analysis.verify")
         verdict_stored.connect(queue_review, dispatch_uid="analysis.review")
+        # the club books follow the verdicts (the verification does not call them)
+        verdict_stored.connect(rate_after_verdicts, dispatch_uid="analysis.league.rate")
         # however a match goes (API, page, admin), the ratings that counted it are redone
         post_delete.connect(rate_again_after_delete, sender=Match, dispatch_uid="analysis.rate")
         # and the materialised statistics stop counting it (analysis.stats.aggregates)

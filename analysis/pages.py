@@ -2,45 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from analysis import labels, selectors, sentences, services, viewer
-from analysis.models import Payment
 from analysis.tasks import verify_match
-from records import selectors as records_selectors
 from records import services as records_services
+from records.access import member_or_404, require_admin
 from records.models import Match, Membership
-
-
-def line_sentence(payment: Payment, names: Mapping[int, str]) -> str:
-    """A settlement line in the page language, through the catalogue (``analysis.sentences``)
-    in every language, naming the players (never a seat number). A row the module cannot
-    render (written before payments carried params, or by another engine version) shows
-    the engine's stored English line."""
-    if not payment.params:
-        return payment.detail
-    try:
-        return sentences.sentence(payment.reason, payment.params,
-                                  lambda n: names.get(n) or gettext("player %(n)d") % {"n": n + 1})
-    except (KeyError, TypeError, ValueError):
-        return payment.detail
 
 
 @login_required
 def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpResponse:
-    membership = records_selectors.membership_for(user=request.user, club_id=club_id)
-    if membership is None:
-        raise Http404("No such club.")
+    membership = member_or_404(request, club_id)
     match = selectors.club_matches_with_results(membership.club).filter(pk=match_id).first()
     if match is None:
         raise Http404("No such match.")
@@ -59,7 +39,7 @@ def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
                         "payer": names.get(p.payer, p.payer),
                         "payee": names.get(p.payee, p.payee),
                         "payment": p,
-                        "detail": line_sentence(p, names),
+                        "detail": sentences.line_sentence(p, names),
                     }
                     for p in round_.payments.all()
                 ],
@@ -140,12 +120,9 @@ def match_delete(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
 
 
 def _admin_match(request: HttpRequest, club_id: int, match_id: int) -> Match:
-    membership = records_selectors.membership_for(user=request.user, club_id=club_id)
-    if membership is None:
-        raise Http404("No such club.")
+    membership = member_or_404(request, club_id)
     match = Match.objects.filter(club=membership.club, pk=match_id).defer("raw", "document").first()
     if match is None:
         raise Http404("No such match.")
-    if not membership.has_role(Membership.Role.ADMIN):
-        raise PermissionDenied(_("Only the club's admins can do this."))
+    require_admin(membership)
     return match

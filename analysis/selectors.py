@@ -7,8 +7,11 @@ from typing import TYPE_CHECKING, Any
 from django.core.cache import cache
 from django.db.models import Prefetch, QuerySet
 
+import xuezhan
 from analysis.models import Payment, SeatResult, Violation
 from records.models import Club, Match, Round, Seat
+from xuezhan.replay import replay_frames as engine_replay_frames
+from xuezhan.review import review_round
 
 if TYPE_CHECKING:
     from xuezhan.frames import Frame
@@ -48,8 +51,6 @@ def replay_frames(match: Match, round_index: int) -> list[Frame]:
 
     :raises xuezhan.errors.XuezhanError: for a round the engine cannot replay.
     """
-    from xuezhan.replay import replay_frames as engine_replay_frames
-
     return engine_replay_frames(match.document, round_index)
 
 
@@ -64,9 +65,6 @@ def round_review(match: Match, round_index: int) -> dict[str, Any]:
 
     :raises xuezhan.errors.XuezhanError: for a document the engine cannot review.
     """
-    import xuezhan
-    from xuezhan.review import review_round
-
     key = f"analysis:review:{match.content_sha256}:{xuezhan.__version__}:{round_index}"
     found: dict[str, Any] | None = cache.get(key)
     if found is None:

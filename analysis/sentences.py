@@ -17,6 +17,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from analysis.labels import tile_text
+from analysis.models import Payment
 from xuezhan.fan import add_on_text
 from xuezhan.rules import PATTERN_NAMES
 
@@ -176,3 +177,17 @@ def sentence(reason: str, params: Mapping[str, Any], seat: Seat) -> str:
         know (a row of another engine version): the caller shows the stored line instead.
     """
     return _SENTENCES[reason](params, seat)
+
+
+def line_sentence(payment: Payment, names: Mapping[int, str]) -> str:
+    """A settlement line in the page language, through the catalogue in every language,
+    naming the players (never a seat number). A row this module cannot render (written
+    before payments carried params, or by another engine version) shows the engine's
+    stored English line."""
+    if not payment.params:
+        return payment.detail
+    try:
+        return sentence(payment.reason, payment.params,
+                        lambda n: names.get(n) or _("player %(n)d") % {"n": n + 1})
+    except (KeyError, TypeError, ValueError):
+        return payment.detail

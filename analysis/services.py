@@ -30,7 +30,10 @@ from analysis.stats import aggregates, figures
 from records.models import Match, Round, Seat
 from xuezhan.errors import XuezhanError
 from xuezhan.playfacts import PlayFacts, play_facts
+from xuezhan.replay import verify_document
+from xuezhan.review import review_document, summarize
 from xuezhan.rules import Rules
+from xuezhan.sheet import settle_sheet
 
 
 def verify_match(*, match_id: int, force: bool = False) -> Match:
@@ -54,9 +57,9 @@ def verify_matches(*, match_ids: Sequence[int], force: bool = False) -> list[Mat
     workers never interleave their writes, and the locks are held for the writes alone.
     Several matches share each statement (one COPY per table, one statement for the
     statistics' day rows): the pipeline's worker verifies the queued matches in batches
-    (analysis.tasks, docs/deploy.md). Verdicts (verified or illegal) send
-    ``verdict_stored`` once committed: the decision reviews follow in a task of their own,
-    one for the batch (:func:`store_review`).
+    (analysis.tasks, docs/deploy.md). What it stored sends ``verdict_stored`` once
+    committed: the decision reviews of the verdicts (verified or illegal) follow in a task
+    of their own, one for the batch (:func:`store_review`), and the club books follow.
     """
     # the documents as text, each read into objects in turn: a batch holds one at a time
     texts = Match.objects.defer("raw", "document").annotate(
@@ -78,9 +81,11 @@ def verify_matches(*, match_ids: Sequence[int], force: bool = False) -> list[Mat
             stored = _store_locked(read, outcomes, found, force=force)
     for club_id in sorted({m.club_id for m in stored}):
         figures.facts_changed(club_id)
-    verdicts = [m.pk for m in stored if m.status in FACT_STATUSES]
-    if verdicts:
-        publish_verdicts_stored(verdicts)
+    if stored:
+        publish_verdicts_stored(
+            [m.pk for m in stored if m.status in FACT_STATUSES],
+            club_ids=sorted({m.club_id for m in stored}),
+        )
     return [found[pk] for pk in match_ids if pk in found]
 
 
@@ -250,9 +255,6 @@ def requeue_match(*, match: Match) -> Match:
 
 
 def _engine_report(document: Any) -> dict[str, Any]:
-    from xuezhan.replay import verify_document
-    from xuezhan.sheet import settle_sheet
-
     if isinstance(document, dict) and document.get("format") == "xuezhan-sheet":
         report: dict[str, Any] = settle_sheet(document).to_dict()  # no tiles: no replay
         return report
@@ -264,9 +266,6 @@ def _review_summary(document: Any) -> dict[str, Any] | None:
     """Each seat's decision review summary over the match and per round, for statistics
     (一致率, 进张 lost per discard, 定缺 and 换三张 mistakes); None for a document the
     engine cannot review (not schema-valid, or a bad ruleset)."""
-    from xuezhan.errors import XuezhanError
-    from xuezhan.review import review_document, summarize
-
     try:
         reviews = review_document(document)
     except XuezhanError:

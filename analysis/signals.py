@@ -1,9 +1,11 @@
 """What the analysis app announces once a transaction commits.
 
-``verdict_stored`` is sent, with ``match_ids``, after a verification that gave verdicts
-(verified or illegal) commits: the matches of a batch together. The tasks module queues
-their decision reviews on it (AnalysisConfig.ready), so that every way to a verdict — the
-task, ``reverify``, ``rebuild_facts``, ``load_simulated`` — is followed by its review.
+``verdict_stored`` is sent after a verification that stored outcomes commits, the matches
+of a batch together: ``match_ids`` are those with a verdict (verified or illegal),
+``club_ids`` the clubs of every match whose outcome was stored (a failed one included).
+Receivers (connected in AnalysisConfig.ready) queue the decision reviews (analysis.tasks)
+and the club's ratings (analysis.league.tasks), so that every way to a verdict — the task,
+``reverify``, ``rebuild_facts``, ``load_simulated`` — is followed by both.
 """
 
 from __future__ import annotations
@@ -18,20 +20,21 @@ verdict_stored = Signal()
 log = logging.getLogger(__name__)
 
 
-def publish_verdicts_stored(match_ids: list[int]) -> None:
+def publish_verdicts_stored(match_ids: list[int], *, club_ids: list[int]) -> None:
     """Send ``verdict_stored`` once the current transaction commits (at once outside one).
 
     ``robust``: a receiver that fails (the broker is away) must not fail the verification,
     which is committed; the review is then missing until the match is verified again.
     """
     context = contextvars.copy_context()
-    transaction.on_commit(lambda: context.run(_announce, match_ids), robust=True)
+    transaction.on_commit(lambda: context.run(_announce, match_ids, club_ids), robust=True)
 
 
-def _announce(match_ids: list[int]) -> None:
-    for receiver, result in verdict_stored.send_robust(sender=None, match_ids=match_ids):
+def _announce(match_ids: list[int], club_ids: list[int]) -> None:
+    sent = verdict_stored.send_robust(sender=None, match_ids=match_ids, club_ids=club_ids)
+    for receiver, result in sent:
         if isinstance(result, Exception):
             log.warning(
-                "a receiver of verdict_stored failed; the matches have no review yet",
+                "a receiver of verdict_stored failed; the matches' review or ratings wait",
                 extra={"matches": match_ids, "receiver": str(receiver), "error": repr(result)},
             )

@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from celery import shared_task
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
@@ -49,8 +50,6 @@ def verify_match(self: Any, match_id: int, request: str = "") -> str:
 
 
 def _verify(match_id: int, *, owner: str) -> str:
-    from django.conf import settings
-
     batch, given_back = leases.claim_batch(
         match_id=match_id, owner=owner, size=settings.VERIFY_BATCH_SIZE
     )
@@ -67,14 +66,13 @@ def _verify(match_id: int, *, owner: str) -> str:
         UPLOAD_TO_VERDICT_SECONDS.observe((now - match.uploaded_at).total_seconds())
         log.info("verified", extra={"match": match.pk, "status": match.status,
                                     "batch": match_id})  # fmt: skip
-    for club_id in sorted({m.club_id for m in matches}):
-        rate_club_soon(club_id)  # a new verdict can change every later rating
     own = next((m for m in matches if m.pk == match_id), None)
     return str(own.status) if own is not None else "skipped"
 
 
-#: the review and the ratings are derived from verdicts: they wait in their own queue, so
-#: that no verification waits behind them (settings.CELERY_TASK_ROUTES, docs/deploy.md)
+#: the review (and the club's ratings, analysis.league.tasks) are derived from verdicts:
+#: they wait in their own queue, so that no verification waits behind them
+#: (settings.CELERY_TASK_ROUTES, docs/deploy.md)
 REVIEW_QUEUE = "review"
 
 
@@ -94,35 +92,8 @@ def review_matches(match_ids: list[int]) -> int:
 
 def queue_review(sender: Any, *, match_ids: list[int], **kwargs: Any) -> None:
     """The receiver of analysis.signals ``verdict_stored`` (sent after commit)."""
-    review_matches.delay(match_ids)
-
-
-def _ratings_key(club_id: int) -> str:
-    return f"analysis:ratings-queued:{club_id}"
-
-
-#: how long a queued recomputation stands for the verdicts after it (its key's lifetime):
-#: a lost message delays a club's ratings at most this long, until its next verdict
-RATINGS_QUEUED_SECONDS = 120
-
-
-def rate_club_soon(club_id: int) -> None:
-    """Queue one recomputation of the club's ratings, unless one is queued and not started.
-
-    Every verdict asks for the club's ratings again, and each recomputation rates the whole
-    club: one per verdict would cost the square of the club's matches. The task clears the
-    key before it reads, so a verdict committed after that queues another.
-    """
-    from django.core.cache import cache
-
-    key = _ratings_key(club_id)
-    if not cache.add(key, 1, RATINGS_QUEUED_SECONDS):
-        return
-    try:
-        recompute_ratings.delay(club_id)
-    except Exception:
-        cache.delete(key)
-        raise
+    if match_ids:
+        review_matches.delay(match_ids)
 
 
 def queue_verification(sender: Any, *, match_id: int, **kwargs: Any) -> None:
@@ -144,19 +115,3 @@ def sweep_and_requeue() -> int:
 def sweep_stuck_matches() -> int:
     """Run periodically by celery beat (CELERY_BEAT_SCHEDULE); also `manage.py sweep_matches`."""
     return sweep_and_requeue()
-
-
-def rate_again_after_delete(sender: Any, *, instance: Any, **kwargs: Any) -> None:
-    """The receiver of Match's post_delete: rate the club again once the delete commits."""
-    recompute_ratings.delay_on_commit(instance.club_id)
-
-
-@shared_task(acks_late=True)
-def recompute_ratings(club_id: int) -> int:
-    """Rate the club's matches again from scratch (after a match is added or corrected)."""
-    from django.core.cache import cache
-
-    from analysis.league.services import recompute_ratings as recompute
-
-    cache.delete(_ratings_key(club_id))  # verdicts from now on queue another run
-    return recompute(club_id=club_id)

@@ -19,9 +19,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from analysis import labels
+from analysis import labels, sentences
 from analysis.models import Payment, Violation
-from records import selectors as records_selectors
+from records.access import member_or_404
 from records.models import Match, Round, Seat
 from xuezhan.errors import XuezhanError
 from xuezhan.replay import replay_frames
@@ -134,9 +134,7 @@ def _violation(step: int, code: str, seat: int | None, message: str,
 
 @login_required
 def round_viewer(request: HttpRequest, club_id: int, match_id: int, number: int) -> HttpResponse:
-    membership = records_selectors.membership_for(user=request.user, club_id=club_id)
-    if membership is None:
-        raise Http404("No such club.")
+    membership = member_or_404(request, club_id)
     match = (Match.objects.filter(club=membership.club, pk=match_id)
              .select_related("verification").first())
     if match is None:
@@ -167,14 +165,12 @@ def round_viewer(request: HttpRequest, club_id: int, match_id: int, number: int)
     if not violations:  # not verified yet: the frames' own problems, worded the same way
         violations = [_violation(step, p["code"], p.get("seat"), p["message"], names)
                       for step, frame in enumerate(frames) for p in frame.get("problems", [])]
-    # the match page's wording of a payment (imported here: that module imports this one)
-    from analysis.pages import line_sentence
-
     payments = Payment.objects.filter(round=round_).order_by("ordinal")
     seat_names = dict(enumerate(names))
     context["lines"] = [
         {"payer": names[p.payer], "payee": names[p.payee], "amount": p.amount,
-         "reason": labels.label("reason", p.reason), "detail": line_sentence(p, seat_names)}
+         "reason": labels.label("reason", p.reason),
+         "detail": sentences.line_sentence(p, seat_names)}
         for p in payments
     ]
     round_doc = match.document["rounds"][index]

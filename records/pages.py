@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from records import selectors, services
+from records.access import admin_or_403, member_or_404, require_admin
 from records.errors import DocumentError, UploadTooLarge
 from records.models import Club, Invitation, Match, Membership
 from records.permissions import signed_in
@@ -44,20 +45,6 @@ STATUS_FILTERS: dict[str, tuple[str, ...]] = {
     "verifying": Match.PENDING,
     "failed": (Match.Status.FAILED,),
 }
-
-
-def _membership(request: HttpRequest, club_id: int) -> Membership:
-    membership = selectors.membership_for(user=request.user, club_id=club_id)
-    if membership is None:
-        raise Http404("No such club.")
-    return membership
-
-
-def _admin(request: HttpRequest, club_id: int) -> Membership:
-    membership = _membership(request, club_id)
-    if not membership.has_role(Membership.Role.ADMIN):
-        raise PermissionDenied(_("Only the club's admins can do this."))
-    return membership
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -95,7 +82,7 @@ def club_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def club_members(request: HttpRequest, club_id: int) -> HttpResponse:
-    return _members_page(request, _membership(request, club_id))
+    return _members_page(request, member_or_404(request, club_id))
 
 
 def _members_page(request: HttpRequest, membership: Membership, **extra: Any) -> HttpResponse:
@@ -126,7 +113,7 @@ def member_invite(request: HttpRequest, club_id: int) -> HttpResponse:
 
     The message is the same whether or not the name belongs to anyone, so that the page
     never tells who has an account."""
-    membership = _admin(request, club_id)
+    membership = admin_or_403(request, club_id)
     username = request.POST.get("username", "").strip()
     role = request.POST.get("role", Membership.Role.MEMBER)
     by_link = "link" in request.POST
@@ -159,7 +146,7 @@ def member_invite(request: HttpRequest, club_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def invitation_revoke(request: HttpRequest, club_id: int, invitation_id: int) -> HttpResponse:
-    membership = _admin(request, club_id)
+    membership = admin_or_403(request, club_id)
     invitation = selectors.club_invitations(membership.club).filter(pk=invitation_id).first()
     if invitation is None:
         raise Http404("No such invitation.")
@@ -233,13 +220,13 @@ def _answer(request: HttpRequest, invitation: Invitation, *, accept: bool,
 @require_POST
 def member_change(request: HttpRequest, club_id: int, membership_id: int) -> HttpResponse:
     """Change a member's role (``role``) or remove them (``remove``); a member may leave."""
-    mine = _membership(request, club_id)
+    mine = member_or_404(request, club_id)
     target = selectors.club_memberships(mine.club).filter(pk=membership_id).first()
     if target is None:
         raise Http404("No such member.")
     leaving = target.pk == mine.pk and "remove" in request.POST
-    if not leaving and not mine.has_role(Membership.Role.ADMIN):
-        raise PermissionDenied(_("Only the club's admins can do this."))
+    if not leaving:
+        require_admin(mine)
     role = request.POST.get("role", target.role)
     owner_involved = Membership.Role.OWNER in (role, target.role)
     if not leaving and owner_involved and not mine.has_role(Membership.Role.OWNER):
@@ -287,7 +274,7 @@ def _filtered(matches: QuerySet[Match], query: dict[str, str]) -> QuerySet[Match
 
 @login_required
 def match_list(request: HttpRequest, club_id: int) -> HttpResponse:
-    membership = _membership(request, club_id)
+    membership = member_or_404(request, club_id)
     club = membership.club
     query = {k: request.GET.get(k, "") for k in ("q", "player", "status", "ruleset", "from", "to")}
     matches = _filtered(selectors.club_matches(club), query)
@@ -349,7 +336,7 @@ def match_upload(request: HttpRequest, club_id: int) -> HttpResponse:
 
     ``Accept: application/json`` (the page's script, one file a request) gets the line as JSON.
     """
-    club = _membership(request, club_id).club
+    club = member_or_404(request, club_id).club
     context: dict[str, Any] = {"club": club, "errors": [], "text": "", "results": [],
                                "limit": settings.UPLOAD_MAX_BYTES, "script_text": _upload_text()}
     if request.method != "POST":

@@ -27,6 +27,7 @@ from xuezhan.errors import XuezhanError
 from xuezhan.reader import ReadError, read_document
 from xuezhan.rules import Rules
 from xuezhan.schema import MAX_ISSUES, canonical_bytes, validate_document
+from xuezhan.sheet import schema_issues
 
 
 class RoleError(Exception):
@@ -225,8 +226,6 @@ def check_document(doc: Any) -> tuple[Rules, datetime | None]:
     :raises DocumentError: with the problems found (the schema's first few) and their paths.
     """
     if isinstance(doc, dict) and doc.get("format") == "xuezhan-sheet":  # a score sheet
-        from xuezhan.sheet import schema_issues
-
         issues = schema_issues(doc)[: MAX_ISSUES + 1]
     elif quickcheck.passes(doc):  # the usual upload: valid, known in a third of the time
         issues = []

@@ -21,7 +21,8 @@ from django.utils import timezone
 
 from analysis.league.services import LeagueError, resolve_ruleset
 from analysis.models import MatchAcceptance, MatchDocumentVersion, MatchVoid
-from records.models import Match, Player, Seat
+from records.errors import DocumentError
+from records.models import Match, Player, Round, Seat
 from records.services import check_document, parse_document
 from xuezhan.schema import canonical_bytes
 
@@ -85,8 +86,6 @@ def _with_ruleset(match: Match, ruleset: Any) -> bytes:
 
 
 def _replace_document(match: Match, raw: bytes, by: User, reason: str) -> None:
-    from records.errors import DocumentError
-
     try:
         doc = parse_document(raw)
         rules, played_at = check_document(doc)
@@ -116,8 +115,6 @@ def _replace_document(match: Match, raw: bytes, by: User, reason: str) -> None:
 
 
 def _rebuild_rounds(match: Match, doc: dict[str, Any]) -> None:
-    from records.models import Round
-
     Round.objects.filter(match=match).delete()  # derived rows go with them
     Round.objects.bulk_create(
         Round(match=match, index=i, dealer=r["dealer"], event_count=len(r["events"]))

@@ -5,31 +5,29 @@ Forms are checked by the API's serializers, so a page and the API refuse the sam
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
 
-from analysis.league import selectors, services
+from analysis import labels
+from analysis.league import ratings, selectors, services
+from analysis.league.corrections import match_history as history
+from analysis.league.params import ledger_for, ruleset_param
 from analysis.league.serializers import SeasonSerializer, SettleUpSerializer, decimal_of
-from analysis.league.views import ledger_for
 from analysis.models import Season, SettleUp
-from records import selectors as records_selectors
-from records.models import Membership
+from analysis.tasks import verify_match
+from records import services as records_services
+from records.access import member_or_404
+from records.errors import DocumentError
+from records.models import Match, Membership
 from records.permissions import signed_in
-
-
-def _membership(request: HttpRequest, club_id: int) -> Membership:
-    membership = records_selectors.membership_for(user=request.user, club_id=club_id)
-    if membership is None:
-        raise Http404("No such club.")
-    return membership
-
-
-def _admin(membership: Membership) -> bool:
-    return membership.has_role(Membership.Role.ADMIN)
+from xuezhan.schema import canonical_bytes
+from xuezhan.sheet import IMPLIED, settle_sheet
 
 
 def _season_form(post: Any) -> dict[str, Any]:
@@ -44,18 +42,18 @@ def _season_form(post: Any) -> dict[str, Any]:
 
 @login_required
 def season_list(request: HttpRequest, club_id: int) -> HttpResponse:
-    membership = _membership(request, club_id)
+    membership = member_or_404(request, club_id)
     club = membership.club
     context: dict[str, Any] = {
         "club": club,
         "membership": membership,
-        "is_admin": _admin(membership),
+        "is_admin": membership.has_role(Membership.Role.ADMIN),
         "tie_breaks": selectors.TIE_BREAK_NAMES,
         "errors": {},
         "form": {},
     }
     if request.method == "POST":
-        if not _admin(membership):
+        if not membership.has_role(Membership.Role.ADMIN):
             return HttpResponse(status=403)
         form = _season_form(request.POST)
         serializer = SeasonSerializer(data=form)
@@ -79,7 +77,7 @@ def season_list(request: HttpRequest, club_id: int) -> HttpResponse:
 
 @login_required
 def season_standings(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:
-    membership = _membership(request, club_id)
+    membership = member_or_404(request, club_id)
     season = Season.objects.filter(club=membership.club, pk=season_id).first()
     if season is None:
         raise Http404("No such season.")
@@ -111,11 +109,11 @@ def season_standings(request: HttpRequest, club_id: int, season_id: int) -> Http
 
 @login_required
 def ledger(request: HttpRequest, club_id: int) -> HttpResponse:
-    membership = _membership(request, club_id)
+    membership = member_or_404(request, club_id)
     club = membership.club
     context: dict[str, Any] = {
         "club": club,
-        "is_admin": _admin(membership),
+        "is_admin": membership.has_role(Membership.Role.ADMIN),
         "seasons": Season.objects.filter(club=club),
         "query": request.GET,
         "errors": {},
@@ -123,7 +121,7 @@ def ledger(request: HttpRequest, club_id: int) -> HttpResponse:
     }
     status = 200
     if request.method == "POST":
-        if not _admin(membership):
+        if not membership.has_role(Membership.Role.ADMIN):
             return HttpResponse(status=403)
         body = SettleUpSerializer(data=request.POST, context={"club": club})
         if body.is_valid():
@@ -150,9 +148,7 @@ def ledger(request: HttpRequest, club_id: int) -> HttpResponse:
 
 @login_required
 def rating_list(request: HttpRequest, club_id: int) -> HttpResponse:
-    from analysis.league import ratings
-
-    membership = _membership(request, club_id)
+    membership = member_or_404(request, club_id)
     rows = list(selectors.leaderboard(membership.club))
     return render(
         request,
@@ -193,7 +189,7 @@ def chart_points(values: list[tuple[float, float]]) -> dict[str, Any]:
 
 @login_required
 def rating_detail(request: HttpRequest, club_id: int, player_id: int) -> HttpResponse:
-    membership = _membership(request, club_id)
+    membership = member_or_404(request, club_id)
     player = membership.club.players.filter(pk=player_id).first()
     if player is None:
         raise Http404("No such player.")
@@ -214,9 +210,7 @@ def rating_detail(request: HttpRequest, club_id: int, player_id: int) -> HttpRes
 
 @login_required
 def season_what_if(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:
-    from analysis.league.views import ruleset_param
-
-    membership = _membership(request, club_id)
+    membership = member_or_404(request, club_id)
     season = Season.objects.filter(club=membership.club, pk=season_id).first()
     if season is None:
         raise Http404("No such season.")
@@ -234,10 +228,7 @@ def season_what_if(request: HttpRequest, club_id: int, season_id: int) -> HttpRe
 
 @login_required
 def match_history(request: HttpRequest, club_id: int, match_id: int) -> HttpResponse:
-    from analysis.league.corrections import match_history as history
-    from records.models import Match
-
-    membership = _membership(request, club_id)
+    membership = member_or_404(request, club_id)
     match = Match.objects.filter(club=membership.club, pk=match_id).defer("raw").first()
     if match is None:
         raise Http404("No such match.")
@@ -259,10 +250,6 @@ SHEET_EXAMPLE = """[
 
 def _sheet_from_form(post: Any) -> tuple[dict[str, Any], str | None]:
     """The sheet the form describes, or why its rounds are not JSON."""
-    import json
-
-    from django.utils.translation import gettext as _
-
     sheet: dict[str, Any] = {
         "format": "xuezhan-sheet",
         "version": 1,
@@ -281,11 +268,6 @@ def _sheet_from_form(post: Any) -> tuple[dict[str, Any], str | None]:
 
 def _sheet_builder_text() -> dict[str, Any]:
     """What the round-by-round form's script shows, in the page language."""
-    from django.utils.translation import gettext as _
-
-    from analysis import labels
-    from xuezhan.sheet import IMPLIED
-
     add_ons = {k: v for k, v in labels.table("add_on").items() if k not in IMPLIED}
     return {
         "patterns": labels.table("pattern"),
@@ -341,13 +323,7 @@ def _sheet_builder_text() -> dict[str, Any]:
 @login_required
 def sheet_new(request: HttpRequest, club_id: int) -> HttpResponse:
     """Enter a score sheet: preview the settlement round by round, then save it as a match."""
-    from analysis.tasks import verify_match
-    from records import services as records_services
-    from records.errors import DocumentError
-    from xuezhan.schema import canonical_bytes
-    from xuezhan.sheet import settle_sheet
-
-    membership = _membership(request, club_id)
+    membership = member_or_404(request, club_id)
     club = membership.club
     context: dict[str, Any] = {
         "club": club,

@@ -32,6 +32,8 @@ from analysis.models import (
     SettleUp,
 )
 from records.models import Club, Match, Player, Seat
+from xuezhan.replay import verify_document
+from xuezhan.sheet import settle_sheet
 
 DEFAULT_PLACEMENT_POINTS = (4, 2, 1, 0)
 TIE_BREAK_NAMES: dict[str, Promise] = {
@@ -467,9 +469,6 @@ def what_if(season: Season, ruleset: dict[str, Any]) -> WhatIf:
     player's net under the season's ruleset (A) and under it (B), only complete rounds, and
     the rounds that would not have been legal under B with their violations. Those rounds
     are still settled and counted in B: the table played them."""
-    from xuezhan.replay import verify_document
-    from xuezhan.sheet import settle_sheet
-
     ids = season_match_ids(season)
     results = {r.match_id: r for r in match_results(ids)}
     net_a: dict[int, int] = defaultdict(int)

@@ -9,11 +9,19 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from analysis.league.selectors import TIE_BREAK_NAMES
-from analysis.models import MatchAcceptance, Season, SeasonMatch, SettleUp
+from analysis.league.selectors import TIE_BREAK_NAMES, counted, match_results
+from analysis.models import (
+    MatchAcceptance,
+    PlayerRating,
+    RatingStep,
+    Season,
+    SeasonMatch,
+    SettleUp,
+)
 from records.models import Club, Match, Player
 from xuezhan.errors import XuezhanError
 from xuezhan.rules import Rules
@@ -172,11 +180,9 @@ def recompute_ratings(*, club_id: int) -> int:
     Safe to run twice or concurrently: the club row is locked and every rating row of the
     club is replaced in one transaction. Returns the number of matches rated.
     """
-    from django.db.models.functions import Coalesce
-
+    # the rating model (openskill) is loaded where ratings are computed, not in every
+    # process that imports the league's services (each verification worker does)
     from analysis.league import ratings
-    from analysis.league.selectors import counted, match_results
-    from analysis.models import PlayerRating, RatingStep
 
     with transaction.atomic():
         club = Club.objects.select_for_update().get(pk=club_id)

@@ -12,7 +12,6 @@ import io
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
@@ -27,7 +26,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 
-from analysis.league import selectors, services
+from analysis.league import ratings, selectors, services
+from analysis.league.corrections import correct_match, match_history
+from analysis.league.params import league_errors, ledger_for, ruleset_param
 from analysis.league.serializers import (
     AcceptanceSerializer,
     AssignSerializer,
@@ -42,10 +43,12 @@ from analysis.league.serializers import (
     StandingsSerializer,
     WhatIfSerializer,
 )
+from analysis.league.tasks import recompute_ratings
 from analysis.models import MatchAcceptance, PlayerRating, Season, SettleUp
-from analysis.tasks import recompute_ratings
+from analysis.tasks import verify_match
 from records.models import Match, Membership, Player, Seat
 from records.permissions import ClubMixin, signed_in
+from xuezhan.sheet import settle_sheet
 
 ADMIN = Membership.Role.ADMIN
 
@@ -95,13 +98,6 @@ class ErrorsAsJSON:
         return super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc,no-any-return]
 
 
-def _league_errors(call: Any, **kwargs: Any) -> Any:
-    try:
-        return call(**kwargs)
-    except services.LeagueError as exc:
-        raise ValidationError({exc.field: [exc.message]}) from None
-
-
 def csv_or_json(serializer: Any) -> dict[Any, Any]:
     """The schema of a read that answers JSON, or CSV when asked (``?format=csv``)."""
     return {(200, "application/json"): serializer, (200, "text/csv"): OpenApiTypes.STR}
@@ -131,7 +127,7 @@ class SeasonList(ClubMixin, generics.ListCreateAPIView[Season]):
 
     def perform_create(self, serializer: BaseSerializer[Season]) -> None:
         data = dict(serializer.validated_data)
-        serializer.instance = _league_errors(
+        serializer.instance = league_errors(
             services.save_season, club=self.club, by=signed_in(self.request), **data
         )
 
@@ -149,7 +145,7 @@ class SeasonDetail(ClubMixin, generics.RetrieveUpdateDestroyAPIView[Season]):
 
     def perform_update(self, serializer: BaseSerializer[Season]) -> None:
         data = dict(serializer.validated_data)
-        serializer.instance = _league_errors(
+        serializer.instance = league_errors(
             services.save_season,
             season=serializer.instance,
             club=self.club,
@@ -276,7 +272,7 @@ class MatchAcceptanceView(ClubMixin, generics.GenericAPIView[MatchAcceptance]):
         match = self.match()
         body = AcceptanceSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        acceptance = _league_errors(
+        acceptance = league_errors(
             services.accept_match,
             match=match,
             by=signed_in(request),
@@ -290,36 +286,6 @@ class MatchAcceptanceView(ClubMixin, generics.GenericAPIView[MatchAcceptance]):
         services.withdraw_acceptance(match=self.match())
         recompute_ratings.delay_on_commit(self.club.pk)
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-def parse_day(params: Mapping[str, str], name: str) -> date | None:
-    value = params.get(name)
-    if not value:
-        return None
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        raise ValidationError({name: [_("a date, YYYY-MM-DD")]}) from None
-
-
-def ledger_for(club: Any, params: Mapping[str, str]) -> selectors.Ledger:
-    """The ledger the query asks for: ``from``/``to`` (inclusive days, UTC), ``season``,
-    ``point_value``. Shared by the API and the page."""
-    start, end = parse_day(params, "from"), parse_day(params, "to")
-    season = None
-    if params.get("season"):
-        try:
-            season = Season.objects.get(club=club, pk=int(params["season"]))
-        except (ValueError, Season.DoesNotExist):
-            raise ValidationError({"season": [_("no such season in this club")]}) from None
-    value = _league_errors(services.money_value, value=params.get("point_value"))
-    return selectors.club_ledger(
-        club,
-        start=None if start is None else datetime.combine(start, time(), UTC),
-        end=None if end is None else datetime.combine(end + timedelta(days=1), time(), UTC),
-        season=season,
-        point_value=value,
-    )
 
 
 LEDGER_PARAMETERS = [
@@ -397,7 +363,7 @@ class SettleUpList(ClubMixin, generics.ListCreateAPIView[SettleUp]):
 
     def perform_create(self, serializer: BaseSerializer[SettleUp]) -> None:
         data = serializer.validated_data
-        serializer.instance = _league_errors(
+        serializer.instance = league_errors(
             services.record_settle_up,
             club=self.club,
             payer=data["payer"],
@@ -411,8 +377,6 @@ class SettleUpList(ClubMixin, generics.ListCreateAPIView[SettleUp]):
 
 
 def rating_model() -> dict[str, Any]:
-    from analysis.league import ratings
-
     return {
         "name": ratings.MODEL_NAME,
         "version": ratings.MODEL_VERSION,
@@ -475,20 +439,6 @@ class RatingRecompute(ClubMixin, generics.GenericAPIView[PlayerRating]):
         return Response(status=status.HTTP_202_ACCEPTED)
 
 
-def ruleset_param(params: Mapping[str, str]) -> dict[str, Any]:
-    """``?ruleset=`` as a preset name or a ruleset object in JSON, resolved."""
-    text = params.get("ruleset", "").strip()
-    if not text:
-        raise ValidationError({"ruleset": [_("a preset name or a ruleset object (JSON)")]})
-    try:
-        value = json.loads(text) if text.startswith("{") else text
-    except ValueError:
-        raise ValidationError({"ruleset": [_("not valid JSON")]}) from None
-    rules = _league_errors(services.resolve_ruleset, value=value)
-    resolved: dict[str, Any] = rules.to_json()
-    return resolved
-
-
 class SeasonWhatIf(SeasonMixin, generics.GenericAPIView[Season]):
     """The season settled again under another ruleset: each player's net under both and the
     difference, and the rounds that would not have been legal under it."""
@@ -528,20 +478,15 @@ class MatchCorrections(ClubMixin, generics.GenericAPIView[Match]):
 
     @extend_schema(responses={200: ChangeSerializer(many=True)})
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        from analysis.league.corrections import match_history
-
         return Response(ChangeSerializer(match_history(self.match()), many=True).data)
 
     @extend_schema(request=CorrectionSerializer, responses={200: ChangeSerializer(many=True)})
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        from analysis.league.corrections import correct_match, match_history
-        from analysis.tasks import verify_match
-
         body = CorrectionSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
         document = data.get("document")
-        outcome = _league_errors(
+        outcome = league_errors(
             correct_match,
             match=self.match(),
             by=signed_in(request),
@@ -571,6 +516,4 @@ class SheetPreview(ClubMixin, generics.GenericAPIView[Match]):
         responses={200: OpenApiTypes.OBJECT},
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        from xuezhan.sheet import settle_sheet
-
         return Response(settle_sheet(request.data).to_dict())

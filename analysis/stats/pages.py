@@ -22,7 +22,7 @@ from analysis.labels import label
 from analysis.stats import charts, figures
 from analysis.stats.serializers import LeaderboardQuerySerializer, StatsQuerySerializer
 from analysis.viewer import viewer_url
-from records import selectors as records_selectors
+from records.access import member_or_404
 from records.models import Club, Player
 
 #: the headline numbers at the top of a player page
@@ -78,13 +78,6 @@ AVERAGES = frozenset({
     "kongs.direct", "kongs.added", "kongs.concealed", "big_deal_ins", "void_cleared_turn",
     "starting_shanten", "ukeire_lost_per_discard",
 })
-
-
-def _club(request: HttpRequest, club_id: int) -> Club:
-    membership = records_selectors.membership_for(user=request.user, club_id=club_id)
-    if membership is None:
-        raise Http404("No such club.")
-    return membership.club
 
 
 def _query(request: HttpRequest, serializer_class: type[StatsQuerySerializer]) -> Any:
@@ -249,7 +242,7 @@ def _charts(data: dict[str, Any]) -> dict[str, Any]:
 
 @login_required
 def player_stats(request: HttpRequest, club_id: int, player_id: int) -> HttpResponse:
-    club = _club(request, club_id)
+    club = member_or_404(request, club_id).club
     player = Player.objects.filter(club=club, pk=player_id).first()
     if player is None:
         raise Http404("No such player.")
@@ -287,7 +280,7 @@ def _leaderboard_rows(club: Club, stat: str, rows: list[dict[str, Any]],
 
 @login_required
 def leaderboard(request: HttpRequest, club_id: int) -> HttpResponse:
-    club = _club(request, club_id)
+    club = member_or_404(request, club_id).club
     query, valid = _query(request, LeaderboardQuerySerializer)
     if valid:
         data = query.validated_data

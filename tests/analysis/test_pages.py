@@ -99,7 +99,7 @@ def test_settlement_sentences_name_the_players_and_never_a_seat_number_in_both_l
 ) -> None:
     from django.utils import translation
 
-    from analysis.pages import line_sentence
+    from analysis.sentences import line_sentence
 
     params = {"konger": 2, "payer": 0, "units": 2, "base": 1, "amount": 2,
               "kong": {"event": 5, "seat": 2, "kind": "direct", "tile": "9m"}}
@@ -116,7 +116,7 @@ def test_settlement_sentences_name_the_players_and_never_a_seat_number_in_both_l
 def test_english_settlement_sentences_are_the_engine_lines_with_names_for_seats() -> None:
     from django.utils import translation
 
-    from analysis.pages import line_sentence
+    from analysis.sentences import line_sentence
     from xuezhan.replay import verify_document
     from xuezhan.settlement import describe
     from xuezhan.sim.simulate import simulate_match

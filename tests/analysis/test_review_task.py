@@ -226,29 +226,3 @@ def test_a_document_replaced_while_the_engine_ran_is_replayed_again_under_the_lo
     monkeypatch.setattr(services, "_run_engine", corrected_meanwhile)
     services.verify_match(match_id=match.pk)
     assert Verification.objects.get(match=match).report == verify_document(other).to_dict()
-
-
-# -- ratings after verdicts -----------------------------------------------------------
-
-
-def test_verdicts_queue_one_ratings_recomputation_until_it_starts(monkeypatch: Any) -> None:
-    from django.core.cache import cache
-
-    sent: list[int] = []
-    monkeypatch.setattr(tasks.recompute_ratings, "delay", lambda club_id: sent.append(club_id))
-    cache.delete(tasks._ratings_key(7))
-    for _ in range(3):
-        tasks.rate_club_soon(7)
-    assert sent == [7]
-    cache.delete(tasks._ratings_key(7))  # what the task does as it starts
-    tasks.rate_club_soon(7)
-    assert sent == [7, 7]
-
-
-def test_the_ratings_task_lets_the_next_verdict_queue_another(monkeypatch: Any) -> None:
-    from django.core.cache import cache
-
-    monkeypatch.setattr("analysis.league.services.recompute_ratings", lambda club_id: 0)
-    cache.set(tasks._ratings_key(8), 1)
-    tasks.recompute_ratings.apply(args=[8]).get()
-    assert cache.get(tasks._ratings_key(8)) is None

@@ -6,29 +6,28 @@ import json
 import os
 from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from analysis.league.services import save_season
+from analysis.models import PlayerMatch, Season
+from analysis.services import FACT_STATUSES
+from analysis.stats import aggregates
 from records import services
 from records.errors import DocumentError
 from records.models import Club, Membership
+from xuezhan.sim.simulate import simulate_matches
 
 DEMO_CLUB = "Demo club"
 DEMO_USERS = (("demo-owner", "owner"), ("demo-admin", "admin"), ("demo-member", "member"))
-SAMPLE_LOGS = Path(settings.BASE_DIR) / "tests" / "data"
 DEMO_FIRST_NIGHT = datetime(2026, 9, 1, 19, 30, tzinfo=timezone(timedelta(hours=8)))
 
 
 def demo_season(club: Club, admin: Any) -> Any:
     """The season the demo matches are played in (weekly from 1 September 2026)."""
-    from analysis.league.services import save_season
-    from analysis.models import Season
-
     season = Season.objects.filter(club=club, name="Autumn 2026").first()
     return season or save_season(
         club=club,
@@ -42,34 +41,10 @@ def demo_season(club: Club, admin: Any) -> Any:
     )
 
 
-def demo_documents(count: int, rounds: int, seed: int) -> tuple[str, list[Any]]:
-    """Where the demo matches come from, and the documents.
-
-    Simulated matches when the engine's simulator is there, else the hand-written logs
-    under tests/data. Results are never made up here: every document is replayed and
-    settled by the engine like any upload.
-    """
-    try:
-        from xuezhan.sim.simulate import simulate_matches
-    except ImportError:
-        docs = []
-        for path in sorted(SAMPLE_LOGS.rglob("*.json")):
-            try:
-                docs.append(json.loads(path.read_text(encoding="utf-8")))
-            except ValueError:
-                continue
-        return f"sample logs in {SAMPLE_LOGS}", docs
-    return "the simulator", list(simulate_matches(count, rounds, seed))
-
-
 def _count_in_statistics(club: Club) -> None:
     """Rebuild the club's statistics day rows if a verified match is missing from them: a
     database filled before those rows existed (migration 0007), whose matches are not
     verified again here (docs/statistics.md, "Scale")."""
-    from analysis.models import PlayerMatch
-    from analysis.services import FACT_STATUSES
-    from analysis.stats import aggregates
-
     counted = PlayerMatch.objects.values("match_id")
     if club.matches.filter(status__in=FACT_STATUSES).exclude(pk__in=counted).exists():
         with transaction.atomic():
@@ -102,7 +77,7 @@ class Command(BaseCommand):
         for role in (Membership.Role.ADMIN, Membership.Role.MEMBER):
             services.add_member(club=club, user=users[role], role=role)
 
-        source, docs = demo_documents(options["matches"], options["rounds"], options["seed"])
+        docs = list(simulate_matches(options["matches"], options["rounds"], options["seed"]))
         created = 0
         for week, doc in enumerate(docs):
             # one match night a week, so that the demo season has match days and movement
@@ -123,7 +98,7 @@ class Command(BaseCommand):
         season = demo_season(club, users["admin"])
         token = services.issue_token(user=users["owner"], name="load_demo")
         self.stdout.write(
-            f"Demo club #{club.pk}: {created} new matches from {source} ({summary}).\n"
+            f"Demo club #{club.pk}: {created} new matches from the simulator ({summary}).\n"
             f"Sign in at http://127.0.0.1:8000/accounts/login/ as demo-owner, demo-admin or "
             f"demo-member, password {password!r} (set DEMO_PASSWORD to choose another).\n"
             f"API docs: http://127.0.0.1:8000/api/v1/docs/ - demo-owner's token: {token.key}\n"

@@ -14,6 +14,7 @@ from tqdm import tqdm
 from analysis import services as analysis_services
 from records import services
 from records.models import Club
+from xuezhan.sim.simulate import match_seed, simulate_match
 
 SIM_CLUB = "Simulated club"
 
@@ -80,8 +81,6 @@ class Command(BaseCommand):
     def _document(
         self, index: int, options: dict[str, Any], templates: list[dict[str, Any]]
     ) -> dict[str, Any]:
-        from xuezhan.sim.simulate import match_seed, simulate_match
-
         distinct = options["distinct"]
         if distinct and index >= distinct:
             copy: dict[str, Any] = json.loads(json.dumps(templates[index % distinct]))

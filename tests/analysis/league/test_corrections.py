@@ -11,7 +11,7 @@ import pytest
 from analysis.league import selectors, services
 from analysis.models import MatchDocumentVersion, Season
 from records.models import Match
-from tests.analysis.league_data import settled_match, win
+from tests.analysis.league.data import settled_match, win
 from tests.records.documents import DATA
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from django.test import Client
 
 from analysis.league import services
 from analysis.models import Season, SettleUp
-from tests.analysis.league_data import settled_match, win
+from tests.analysis.league.data import settled_match, win
 
 pytestmark = pytest.mark.django_db
 

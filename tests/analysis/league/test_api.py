@@ -11,7 +11,7 @@ import pytest
 
 from analysis.models import Season
 from records.models import Match
-from tests.analysis.league_data import settled_match, tsumo, win
+from tests.analysis.league.data import settled_match, tsumo, win
 from tests.languages import in_chinese
 from tests.records.documents import dumps
 

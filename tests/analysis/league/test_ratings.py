@@ -11,7 +11,7 @@ from analysis.league import services
 from analysis.league.ratings import MODEL_VERSION, MatchNet, ranks_by_net, rate_matches
 from analysis.models import PlayerRating, RatingStep
 from records.models import Match
-from tests.analysis.league_data import settled_match, win
+from tests.analysis.league.data import settled_match, win
 from tests.records.documents import dumps
 
 ABCD = ("a", "b", "c", "d")

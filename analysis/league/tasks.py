@@ -1,0 +1,59 @@
+"""The club books' tasks: the ratings follow verdicts, corrections and deletions.
+
+The league listens; the verification does not know it exists: the verdicts reach it through
+``analysis.signals.verdict_stored`` and a deleted match through ``post_delete``, both
+connected in ``AnalysisConfig.ready``. The task keeps the name it had when it lived in
+``analysis.tasks``, so that messages queued before an upgrade still find it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+from django.core.cache import cache
+
+from analysis.league import services
+
+#: how long a queued recomputation stands for the verdicts after it (its key's lifetime):
+#: a lost message delays a club's ratings at most this long, until its next verdict
+RATINGS_QUEUED_SECONDS = 120
+
+
+def _ratings_key(club_id: int) -> str:
+    return f"analysis:ratings-queued:{club_id}"
+
+
+@shared_task(name="analysis.tasks.recompute_ratings", acks_late=True)
+def recompute_ratings(club_id: int) -> int:
+    """Rate the club's matches again from scratch (after a match is added or corrected)."""
+    cache.delete(_ratings_key(club_id))  # verdicts from now on queue another run
+    return services.recompute_ratings(club_id=club_id)
+
+
+def rate_club_soon(club_id: int) -> None:
+    """Queue one recomputation of the club's ratings, unless one is queued and not started.
+
+    Every verdict asks for the club's ratings again, and each recomputation rates the whole
+    club: one per verdict would cost the square of the club's matches. The task clears the
+    key before it reads, so a verdict committed after that queues another.
+    """
+    key = _ratings_key(club_id)
+    if not cache.add(key, 1, RATINGS_QUEUED_SECONDS):
+        return
+    try:
+        recompute_ratings.delay(club_id)
+    except Exception:
+        cache.delete(key)
+        raise
+
+
+def rate_after_verdicts(sender: Any, *, club_ids: list[int], **kwargs: Any) -> None:
+    """The receiver of ``verdict_stored``: a new verdict can change every later rating."""
+    for club_id in sorted(set(club_ids)):
+        rate_club_soon(club_id)
+
+
+def rate_again_after_delete(sender: Any, *, instance: Any, **kwargs: Any) -> None:
+    """The receiver of Match's post_delete: rate the club again once the delete commits."""
+    recompute_ratings.delay_on_commit(instance.club_id)
