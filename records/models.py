@@ -3,9 +3,28 @@
 
 from __future__ import annotations
 
+import zoneinfo
+from functools import cache
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+#: where the players live unless a club says otherwise (Chengdu keeps China's time, UTC+8)
+DEFAULT_TIME_ZONE = "Asia/Shanghai"
+
+
+def validate_time_zone(value: str) -> None:
+    """An IANA time zone name that this machine's zone database knows."""
+    if value not in available_time_zones():
+        raise ValidationError(_("an IANA time zone name, e.g. Asia/Shanghai"), code="invalid")
+
+
+@cache
+def available_time_zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
 
 
 class Club(models.Model):
@@ -13,6 +32,11 @@ class Club(models.Model):
 
     name = models.CharField(max_length=100)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: the zone every date of the club is shown, filtered and entered in (times are stored
+    #: in UTC; the API speaks ISO 8601 with offsets)
+    time_zone = models.CharField(
+        max_length=64, default=DEFAULT_TIME_ZONE, validators=[validate_time_zone]
+    )
 
     class Meta:
         ordering = ["name", "id"]

@@ -21,7 +21,7 @@ class ClubSerializer(serializers.ModelSerializer[Club]):
 
     class Meta:
         model = Club
-        fields = ["id", "name", "created_at", "match_count"]
+        fields = ["id", "name", "time_zone", "created_at", "match_count"]
         read_only_fields = ["id", "created_at", "match_count"]
 
 

@@ -482,3 +482,17 @@ def test_the_stored_document_is_the_uploaded_one(club: Any, cast: Any, api_clien
     stored = Match.objects.get(pk=response.json()["id"])
     assert stored.document == doc
     assert bytes(stored.raw) == body
+
+
+def test_a_club_keeps_its_time_zone_asia_shanghai_unless_an_admin_sets_another(
+    club: Any, cast: Any, api_client: Any
+) -> None:
+    url = f"/api/v1/clubs/{club.pk}/"
+    assert api_client(cast["mia"]).get(url).json()["time_zone"] == "Asia/Shanghai"
+    admin = api_client(cast["adam"])
+    bad = admin.patch(url, {"time_zone": "Mars/Olympus"}, format="json")
+    assert bad.status_code == 400 and error_paths(bad) == ["$.time_zone"]
+    assert admin.patch(url, {"time_zone": "Europe/Paris"}, format="json").status_code == 200
+    assert api_client(cast["mia"]).get(url).json()["time_zone"] == "Europe/Paris"
+    member = api_client(cast["mia"]).patch(url, {"time_zone": "UTC"}, format="json")
+    assert member.status_code == 403
