@@ -105,6 +105,23 @@ class MatchConflict(DocumentError):
         return {**super().as_json(), "match": self.match_id}
 
 
+class UnknownFormat(exceptions.NotAcceptable):
+    """A ``?format=`` the endpoint does not have (records.tables): 406, naming those it has."""
+
+    def __init__(self, asked: str, formats: list[str]) -> None:
+        self.asked, self.formats = asked, formats
+        super().__init__(
+            _("There is no format %(asked)s here: ask for one of %(formats)s.")
+            % {"asked": repr(asked), "formats": ", ".join(formats)}
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        message = _("one of: %(formats)s") % {"formats": ", ".join(self.formats)}
+        body = problem("not_acceptable", str(self.detail), [{"path": "$.format",
+                                                             "message": message}])
+        return {**body, "formats": self.formats}
+
+
 class UploadTooLarge(Exception):
     """A body or file over UPLOAD_MAX_BYTES."""
 
@@ -144,6 +161,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(too_large_json(), status=413)
     if isinstance(exc, MatchConflict):
         return Response(exc.as_json(), status=409)
+    if isinstance(exc, UnknownFormat):
+        return Response(exc.as_json(), status=406)
     if isinstance(exc, DocumentError):
         return Response(exc.as_json(), status=400)
     if isinstance(exc, SuspiciousOperation):  # e.g. too many multipart fields
