@@ -123,18 +123,22 @@ class UnknownFormat(exceptions.NotAcceptable):
 
 
 class UploadTooLarge(Exception):
-    """A body or file over UPLOAD_MAX_BYTES."""
+    """A body or file over UPLOAD_MAX_BYTES (or another ``limit``)."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        super().__init__()
+        self.limit = limit
 
     def as_json(self) -> dict[str, Any]:
-        return too_large_json()
+        return too_large_json(self.limit)
 
 
 def problem(kind: str, detail: str, errors: list[dict[str, str]] | None = None) -> dict[str, Any]:
     return {"type": kind, "detail": detail, "errors": errors or []}
 
 
-def too_large_json() -> dict[str, Any]:
-    limit = settings.UPLOAD_MAX_BYTES
+def too_large_json(limit: int | None = None) -> dict[str, Any]:
+    limit = settings.UPLOAD_MAX_BYTES if limit is None else limit
     body = problem(
         "payload_too_large",
         _("The request body is larger than the limit of %(limit)d bytes.") % {"limit": limit},
@@ -142,10 +146,10 @@ def too_large_json() -> dict[str, Any]:
     return {**body, "limit": limit}
 
 
-def too_large_response(request: HttpRequest) -> HttpResponse:
+def too_large_response(request: HttpRequest, limit: int | None = None) -> HttpResponse:
     """JSON under /api/; a page with the limit and a way back elsewhere (the upload form)."""
     if request.path.startswith("/api/"):
-        return JsonResponse(too_large_json(), status=413)
+        return JsonResponse(too_large_json(limit), status=413)
     context = {"limit": settings.UPLOAD_MAX_BYTES, "back": request.path}
     return render(request, "413.html", context, status=413)
 
@@ -157,7 +161,9 @@ _KINDS = {"invalid": "invalid_request", "error": "invalid_request"}
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler (status and headers such as WWW-Authenticate and Retry-After), with
     every body in the problem shape; an oversized body is a 413, not Django's HTML 400."""
-    if isinstance(exc, RequestDataTooBig | UploadTooLarge):
+    if isinstance(exc, UploadTooLarge):
+        return Response(exc.as_json(), status=413)
+    if isinstance(exc, RequestDataTooBig):
         return Response(too_large_json(), status=413)
     if isinstance(exc, MatchConflict):
         return Response(exc.as_json(), status=409)
