@@ -204,7 +204,11 @@ def _flatten(detail: Any, path: str) -> Any:
     """``{"role": ["bad"]}`` as ``[{"path": "$.role", "message": "bad"}]``, nested too."""
     if isinstance(detail, dict):
         for key, value in detail.items():
-            yield from _flatten(value, path if key == "non_field_errors" else f"{path}.{key}")
+            if key == "non_field_errors":
+                yield from _flatten(value, path)
+            else:  # a list's items are keyed by index (DRF's ListField)
+                yield from _flatten(value, f"{path}[{key}]" if isinstance(key, int)
+                                    else f"{path}.{key}")
     elif isinstance(detail, list):
         for index, value in enumerate(detail):
             # a list of messages is one field's; a list of objects is an array's items

@@ -103,6 +103,8 @@ def post(url: str, *, secrets: list[str], message_id: str, body: str) -> Outcome
             excerpt = response.read(RESPONSE_EXCERPT, decode_content=True)
         finally:
             response.release_conn()
+    except urllib3.exceptions.NewConnectionError as exc:  # a ConnectTimeoutError subclass
+        return Outcome(None, elapsed(), "connection_error", _reason(exc))
     except urllib3.exceptions.TimeoutError:
         return Outcome(None, elapsed(), "timeout")
     except urllib3.exceptions.HTTPError as exc:

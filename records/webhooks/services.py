@@ -3,9 +3,10 @@
 A delivery is a row before it is a message: ``emit`` stores one per endpoint that wants
 the event (``tasks.announce`` queues their task after commit); the task claims it (a
 lease: ``next_attempt_at`` moves past the request's time), sends it, and records the
-attempt and what follows — done, tried again later (backoff with jitter; Retry-After honoured), or given up. The periodic
-``send_due`` finds every delivery whose time has come, so a lost message, a dead worker or
-a broker that was away delays a delivery but never loses it: at least once.
+attempt and what follows — done, tried again later (backoff with jitter; Retry-After
+honoured), or given up. The periodic ``send_due`` finds every delivery whose time has
+come, so a lost message, a dead worker or a broker that was away delays a delivery but
+never loses it: at least once.
 """
 
 from __future__ import annotations
@@ -54,11 +55,12 @@ def create_endpoint(
 
 def change_endpoint(*, endpoint: WebhookEndpoint, **changes: Any) -> WebhookEndpoint:
     """Change the URL, events, description or enabled; enabling again clears the failure
-    record (the next failure starts a new day)."""
+    record (the next failure starts a new day) and makes the deliveries waiting due now."""
     if "events" in changes:
         changes["events"] = sorted(set(changes["events"]))
     if changes.get("enabled") and not endpoint.enabled:
         endpoint.failing_since, endpoint.disabled_reason = None, ""
+        endpoint.deliveries.filter(status=Status.PENDING).update(next_attempt_at=timezone.now())
     for name, value in changes.items():
         setattr(endpoint, name, value)
     endpoint.save()
