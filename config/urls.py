@@ -10,6 +10,7 @@ import analysis.league.urls
 import analysis.stats.urls
 import analysis.urls
 import records.converters
+import records.bulk.urls
 import records.urls
 import records.webhooks.urls
 from config import ops
@@ -18,7 +19,7 @@ from records.signin import ThrottledLoginView
 
 #: every feature's routes, in one order for the API and the pages
 FEATURES = (
-    records.urls, records.webhooks.urls, analysis.urls, analysis.stats.urls,
+    records.urls, records.bulk.urls, records.webhooks.urls, analysis.urls, analysis.stats.urls,
     analysis.league.urls, analysis.exports.urls,
 )
 

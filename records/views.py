@@ -26,6 +26,7 @@ from rest_framework.throttling import BaseThrottle
 
 from records import selectors, services
 from records.errors import DocumentError, MatchConflict, UploadTooLarge
+from records.idempotency import IDEMPOTENCY_PARAMETER, IDEMPOTENCY_RESPONSES, idempotent
 from records.metrics import UPLOADS
 from records.models import Club, Match, Membership, Player
 from records.parsers import StrictJSONParser, StrictMultiPartParser
@@ -307,9 +308,12 @@ class MatchList(ClubMixin, generics.ListAPIView[Match]):
             400: OpenApiResponse(DocumentErrorSerializer, "Not JSON, or not a valid document."),
             413: OpenApiResponse(DocumentErrorSerializer, "Over the upload limit."),
             429: OpenApiResponse(description="Too many uploads; see Retry-After."),
+            **IDEMPOTENCY_RESPONSES,
         },
         examples=[OpenApiExample("document", value=UPLOAD_EXAMPLE, request_only=True)],
+        parameters=[IDEMPOTENCY_PARAMETER],
     )
+    @idempotent()
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         try:
             upload = services.upload_match(

@@ -21,7 +21,7 @@ PAGE_MODULES = (
 )
 FEATURE_URLS = ("records/urls.py", "analysis/urls.py", "analysis/stats/urls.py",
                 "analysis/league/urls.py", "records/webhooks/urls.py",
-                "analysis/exports/urls.py")
+                "analysis/exports/urls.py", "records/bulk/urls.py")
 #: (module, imported module): function-local on purpose, and why
 LOCAL_IMPORTS_ALLOWED = {
     # Django's own rule: an app's models and signals are wired once the registry is ready

@@ -42,6 +42,7 @@ from analysis.league.serializers import (
 from analysis.league.tasks import recompute_ratings
 from analysis.models import MatchAcceptance, PlayerRating, Season, SettleUp
 from analysis.tasks import verify_match
+from records.idempotency import IDEMPOTENCY_PARAMETER, IDEMPOTENCY_RESPONSES, idempotent
 from records.models import Match, Membership, Player, Seat
 from records.permissions import ClubMixin, signed_in
 from records.tables import (
@@ -346,6 +347,12 @@ class SettleUpList(ClubMixin, generics.ListCreateAPIView[SettleUp]):
     def get_serializer_context(self) -> dict[str, Any]:
         return {**super().get_serializer_context(), "club": self.club}
 
+    @extend_schema(parameters=[IDEMPOTENCY_PARAMETER],
+                   responses={201: SettleUpSerializer, **IDEMPOTENCY_RESPONSES})
+    @idempotent()
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().post(request, *args, **kwargs)
+
     def perform_create(self, serializer: BaseSerializer[SettleUp]) -> None:
         data = serializer.validated_data
         serializer.instance = league_errors(
@@ -476,7 +483,11 @@ class MatchCorrections(ClubMixin, generics.GenericAPIView[Match]):
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return Response(ChangeSerializer(match_history(self.match()), many=True).data)
 
-    @extend_schema(request=CorrectionSerializer, responses={200: ChangeSerializer(many=True)})
+    @extend_schema(
+        request=CorrectionSerializer, parameters=[IDEMPOTENCY_PARAMETER],
+        responses={200: ChangeSerializer(many=True), **IDEMPOTENCY_RESPONSES},
+    )
+    @idempotent()
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         body = CorrectionSerializer(data=request.data)
         body.is_valid(raise_exception=True)
