@@ -326,6 +326,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "records.models.Match.Status",
         "InvitationStatusEnum": "records.models.Invitation.Status",
+        "WebhookDeliveryStatusEnum": "records.models.WebhookDelivery.Status",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
-from records.models import WebhookAttempt, WebhookEndpoint
+from records.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from records.webhooks.addresses import AddressRefused, check_url
 from records.webhooks.events import EVENTS
 
@@ -97,7 +97,7 @@ class AttemptSerializer(serializers.ModelSerializer[WebhookAttempt]):
     )
     succeeded = serializers.BooleanField(read_only=True)
     delivery_status = serializers.ChoiceField(
-        source="delivery.status", read_only=True, choices=["pending", "delivered", "failed"]
+        source="delivery.status", read_only=True, choices=WebhookDelivery.Status.choices
     )
     next_attempt_at = serializers.DateTimeField(
         source="delivery.next_attempt_at", read_only=True, allow_null=True,
@@ -118,4 +118,4 @@ class QueuedDeliverySerializer(serializers.Serializer[Any]):
     delivery = serializers.IntegerField(source="pk")
     message_id = serializers.CharField()
     event = serializers.CharField()
-    status = serializers.ChoiceField(choices=["pending", "delivered", "failed"])
+    status = serializers.ChoiceField(choices=WebhookDelivery.Status.choices)
