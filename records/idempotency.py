@@ -63,11 +63,13 @@ def body_fingerprint(request: Request) -> str:
 
 
 def idempotent(
-    fingerprint: Callable[[Request], str] = body_fingerprint,
+    fingerprint: Callable[[Request], str] = body_fingerprint, *, streamed: bool = False
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorate a DRF view's ``post``: with an Idempotency-Key header, the first answer is
-    kept and replayed. ``fingerprint`` reads the request's identity (the bulk upload
-    hashes its stream as it goes, and passes its own)."""
+    kept and replayed. ``fingerprint`` reads the request's identity. A ``streamed`` view
+    (the bulk upload) reads its body itself, hashing it as it goes, and hands the hash on
+    its answer (``body_sha256``); ``fingerprint`` then reads the stream only to compare a
+    retry with the answer kept."""
 
     def decorate(post: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(post)
@@ -79,7 +81,8 @@ def idempotent(
                 raise exceptions.ValidationError(
                     {"Idempotency-Key": [_("1 to 255 printable characters")]}
                 )
-            row, replay = _begin(request, key, fingerprint)
+            known = None if streamed else fingerprint(request)
+            row, replay = _begin(request, key, lambda r: known or fingerprint(r))
             if replay is not None:
                 return replay
             try:
@@ -89,7 +92,7 @@ def idempotent(
             response = view.finalize_response(request, response, *args, **kwargs)
             if hasattr(response, "render"):
                 response.render()
-            _finish(row, request, response)
+            _finish(row, known or getattr(response, "body_sha256", None), response)
             return response
 
         return wrapper
@@ -131,13 +134,13 @@ def _begin(
     return None, replay
 
 
-def _finish(row: IdempotencyKey | None, request: Request, response: Any) -> None:
+def _finish(row: IdempotencyKey | None, fingerprint: str | None, response: Any) -> None:
     if row is None:
         return
-    if response.status_code >= 500 or getattr(response, "streaming", False):
-        row.delete()  # not kept: the request may be tried again
+    if response.status_code >= 500 or getattr(response, "streaming", False) or not fingerprint:
+        row.delete()  # not kept (or the body was never read): the request may be tried again
         return
-    row.fingerprint = getattr(response, "body_sha256", None) or body_fingerprint(request)
+    row.fingerprint = fingerprint
     row.status_code = response.status_code
     row.response = bytes(response.content)
     row.content_type = response.get("Content-Type", "")

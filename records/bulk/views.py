@@ -88,7 +88,7 @@ class BulkUpload(ClubMixin, generics.GenericAPIView[Match]):
                                  "This Idempotency-Key was used with another body."),
         },
     )  # fmt: skip
-    @idempotent(stream_fingerprint)
+    @idempotent(stream_fingerprint, streamed=True)
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         content_type = (request.content_type or "").split(";")[0].strip()
         if content_type not in MEDIA_TYPES:
