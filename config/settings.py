@@ -312,7 +312,11 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "xuezhan API",
-    "DESCRIPTION": "Honest records of Sichuan 血战到底 mahjong games: upload, verify, settle.",
+    # the interactive docs link back to the site; docs/apps.md walks an app through it all
+    "DESCRIPTION": "Honest records of Sichuan 血战到底 mahjong games: upload, verify, settle. "
+    "[Back to the site](/). For app developers: a token, a bulk upload with an "
+    "Idempotency-Key, webhooks (Standard Webhooks), the ndjson export and every table as "
+    "?format=json|csv|ndjson — docs/apps.md in the repository walks through them with curl.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
