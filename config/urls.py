@@ -9,8 +9,8 @@ import analysis.exports.urls
 import analysis.league.urls
 import analysis.stats.urls
 import analysis.urls
-import records.converters
 import records.bulk.urls
+import records.converters
 import records.urls
 import records.webhooks.urls
 from config import ops

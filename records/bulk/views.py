@@ -19,6 +19,7 @@ from records.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from records.models import Match
 from records.permissions import ClubMixin, signed_in
 from records.serializers import DocumentErrorSerializer, MatchSerializer
+from records.throttles import UploadThrottle
 
 MEDIA_TYPES = ("application/x-ndjson", "application/jsonl")
 
@@ -74,6 +75,9 @@ class BulkUpload(ClubMixin, generics.GenericAPIView[Match]):
     queryset = Match.objects.none()
     serializer_class = BulkResultSerializer
     parser_classes = [NDJSONParser]
+    # a bulk upload counts once against UPLOAD_RATE_LIMIT (docs/apps.md)
+    throttle_scope = "uploads"
+    throttle_classes = [UploadThrottle]
 
     @extend_schema(
         request={"application/x-ndjson": OpenApiTypes.STR},
@@ -86,6 +90,7 @@ class BulkUpload(ClubMixin, generics.GenericAPIView[Match]):
                                  "Content-Length over BULK_MAX_BYTES: nothing was read."),
             422: OpenApiResponse(DocumentErrorSerializer,
                                  "This Idempotency-Key was used with another body."),
+            429: OpenApiResponse(DocumentErrorSerializer, "Too many uploads; see Retry-After."),
         },
     )  # fmt: skip
     @idempotent(stream_fingerprint, streamed=True)
