@@ -388,8 +388,9 @@ class WebhookDelivery(models.Model):
 class WebhookAttempt(models.Model):
     """One try of a delivery: what the endpoint answered, or why nothing was."""
 
+    # no index of its own: webhookattempt_unique leads with it
     delivery = models.ForeignKey(
-        WebhookDelivery, on_delete=models.CASCADE, related_name="attempts"
+        WebhookDelivery, on_delete=models.CASCADE, related_name="attempts", db_index=False
     )
     number = models.PositiveIntegerField()
     at = models.DateTimeField()
@@ -415,7 +416,10 @@ class IdempotencyKey(models.Model):
     key and body get that answer again; another body, 422 (records/idempotency.py). Kept
     IDEMPOTENCY_TTL_SECONDS (24 h)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # no index of its own: idempotencykey_unique leads with it
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     key = models.CharField(max_length=255)
     #: the method and path the key was used on, and the SHA-256 of the body
     scope = models.CharField(max_length=300)
