@@ -1,9 +1,11 @@
 """The repository carries its own rule book and format: docs/ names every code, option and
-reason the engine has, and the code cites docs/, never notes kept outside the repository."""
+reason the engine has, and the code cites docs/, never notes kept outside the repository;
+docs/benchmarks.md dates every run and lists every benchmark script."""
 
 from __future__ import annotations
 
 import re
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,7 @@ from xuezhan.settlement import REASONS
 ROOT = Path(__file__).resolve().parent.parent
 FORMAT = (ROOT / "docs" / "format.md").read_text(encoding="utf-8")
 RULES = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+BENCHMARKS = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("code", sorted(CODES))
@@ -55,3 +58,53 @@ def test_code_cites_docs_not_notes_outside_the_repository() -> None:
         if _OUTSIDE.search(line)
     ]
     assert offenders == []
+
+
+# -- docs/benchmarks.md: every run dated, newest first; every script indexed ---------------
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")
+_DATE = re.compile(rf"\b([1-9]|[12][0-9]|3[01]) ({'|'.join(MONTHS)}) (20[0-9]{{2}})\b")
+
+
+def run_headings() -> list[tuple[str, str]]:
+    """(section, heading) of every run: each ``###`` heading of docs/benchmarks.md (a
+    section's own notes are paragraphs), and any ``##`` one that starts with "Run"."""
+    runs, section = [], ""
+    for line in BENCHMARKS.splitlines():
+        if line.startswith("## "):
+            section = line[3:]
+            if section.startswith("Run"):
+                runs.append((section, section))
+        elif line.startswith("### "):
+            runs.append((section, line[4:]))
+    return runs
+
+
+def heading_date(heading: str) -> date | None:
+    match = _DATE.search(heading)
+    if match is None:
+        return None
+    day, month, year = match.groups()
+    return date(int(year), MONTHS.index(month) + 1, int(day))
+
+
+def test_every_run_heading_of_docs_benchmarks_names_its_date() -> None:
+    runs = run_headings()
+    assert len(runs) >= 20
+    assert [heading for _, heading in runs if heading_date(heading) is None] == []
+
+
+def test_the_runs_of_each_benchmark_are_newest_first() -> None:
+    sections: dict[str, list[date]] = {}
+    for section, heading in run_headings():
+        sections.setdefault(section, []).append(heading_date(heading) or date.min)
+    for section, dates in sections.items():
+        assert dates == sorted(dates, reverse=True), section
+
+
+@pytest.mark.parametrize("script", sorted((ROOT / "benchmarks").glob("*.py")),
+                         ids=lambda p: p.name)
+def test_every_benchmark_script_is_in_the_index_of_docs_benchmarks(script: Path) -> None:
+    index = BENCHMARKS[BENCHMARKS.index("## Index"):].split("\n## ")[0]
+    assert f"| `{script.name}` |" in index
