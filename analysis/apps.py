@@ -10,6 +10,13 @@ class AnalysisConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete, pre_delete
 
+        from analysis.events import announce_verdicts
+        from analysis.league import signals as league
+        from analysis.league.events import (
+            announce_correction,
+            announce_settle_up,
+            announce_standings,
+        )
         from analysis.league.tasks import rate_after_verdicts, rate_again_after_delete
         from analysis.signals import verdict_stored
         from analysis.stats.aggregates import forget_match
@@ -21,6 +28,14 @@ class AnalysisConfig(AppConfig):
         verdict_stored.connect(queue_review, dispatch_uid="analysis.review")
         # the club books follow the verdicts (the verification does not call them)
         verdict_stored.connect(rate_after_verdicts, dispatch_uid="analysis.league.rate")
+        # apps are told through webhooks (records/webhooks): receivers, never the core
+        verdict_stored.connect(announce_verdicts, dispatch_uid="analysis.events.verdicts")
+        verdict_stored.connect(announce_standings, dispatch_uid="analysis.events.standings")
+        league.counted_matches_changed.connect(
+            announce_standings, dispatch_uid="analysis.events.standings.counted"
+        )
+        league.match_corrected.connect(announce_correction, dispatch_uid="analysis.events.fix")
+        league.settle_up_recorded.connect(announce_settle_up, dispatch_uid="analysis.events.paid")
         # however a match goes (API, page, admin), the ratings that counted it are redone
         post_delete.connect(rate_again_after_delete, sender=Match, dispatch_uid="analysis.rate")
         # and the materialised statistics stop counting it (analysis.stats.aggregates)

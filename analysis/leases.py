@@ -18,6 +18,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from analysis.signals import publish_verdicts_stored
 from records.models import Match
 
 
@@ -165,4 +166,7 @@ def sweep(*, now: datetime | None = None) -> list[int]:
         Match.objects.filter(pk__in=again).update(
             status=Match.Status.QUEUED, status_changed_at=now, lease_until=None, lease_owner=""
         )
+        if spent:  # given up on: announced as failed, as a verification's failure is
+            clubs = Match.objects.filter(pk__in=spent).values_list("club_id", flat=True)
+            publish_verdicts_stored([], club_ids=sorted(set(clubs)), failed_ids=spent)
     return again

@@ -85,6 +85,7 @@ def verify_matches(*, match_ids: Sequence[int], force: bool = False) -> list[Mat
         publish_verdicts_stored(
             [m.pk for m in stored if m.status in FACT_STATUSES],
             club_ids=sorted({m.club_id for m in stored}),
+            failed_ids=[m.pk for m in stored if m.status == Match.Status.FAILED],
         )
     return [found[pk] for pk in match_ids if pk in found]
 

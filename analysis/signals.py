@@ -2,7 +2,8 @@
 
 ``verdict_stored`` is sent after a verification that stored outcomes commits, the matches
 of a batch together: ``match_ids`` are those with a verdict (verified or illegal),
-``club_ids`` the clubs of every match whose outcome was stored (a failed one included).
+``club_ids`` the clubs of every match whose outcome was stored (a failed one included),
+``failed_ids`` the matches the engine could not verify (status failed).
 Receivers (connected in AnalysisConfig.ready) queue the decision reviews (analysis.tasks)
 and the club's ratings (analysis.league.tasks), so that every way to a verdict — the task,
 ``reverify``, ``rebuild_facts``, ``load_simulated`` — is followed by both.
@@ -20,18 +21,25 @@ verdict_stored = Signal()
 log = logging.getLogger(__name__)
 
 
-def publish_verdicts_stored(match_ids: list[int], *, club_ids: list[int]) -> None:
+def publish_verdicts_stored(
+    match_ids: list[int], *, club_ids: list[int], failed_ids: list[int] | None = None
+) -> None:
     """Send ``verdict_stored`` once the current transaction commits (at once outside one).
 
     ``robust``: a receiver that fails (the broker is away) must not fail the verification,
     which is committed; the review is then missing until the match is verified again.
     """
     context = contextvars.copy_context()
-    transaction.on_commit(lambda: context.run(_announce, match_ids, club_ids), robust=True)
+    failed = failed_ids or []
+    transaction.on_commit(
+        lambda: context.run(_announce, match_ids, club_ids, failed), robust=True
+    )
 
 
-def _announce(match_ids: list[int], club_ids: list[int]) -> None:
-    sent = verdict_stored.send_robust(sender=None, match_ids=match_ids, club_ids=club_ids)
+def _announce(match_ids: list[int], club_ids: list[int], failed_ids: list[int]) -> None:
+    sent = verdict_stored.send_robust(
+        sender=None, match_ids=match_ids, club_ids=club_ids, failed_ids=failed_ids
+    )
     for receiver, result in sent:
         if isinstance(result, Exception):
             log.warning(

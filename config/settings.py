@@ -255,6 +255,36 @@ INVITATION_TTL_SECONDS = envint("INVITATION_TTL_SECONDS", 7 * 24 * 3600)
 SIGNIN_RATE_PER_USERNAME = os.environ.get("SIGNIN_RATE_PER_USERNAME", "10/hour")
 SIGNIN_RATE_PER_ADDRESS = os.environ.get("SIGNIN_RATE_PER_ADDRESS", "60/hour")
 
+# Webhooks (records/webhooks, docs/apps.md). Deliveries go only to public addresses unless
+# WEBHOOK_ALLOW_PRIVATE_ADDRESSES (development, tests); cloud metadata addresses never.
+# Each attempt waits WEBHOOK_CONNECT_TIMEOUT_SECONDS to connect and WEBHOOK_TIMEOUT_SECONDS
+# for the answer; a failed delivery is tried again after each wait of WEBHOOK_RETRY_SCHEDULE
+# (seconds, ±20 %: about 28 hours in all), a 408/429/503's Retry-After honoured up to
+# WEBHOOK_MAX_RETRY_AFTER; an endpoint failing without a success for
+# WEBHOOK_DISABLE_AFTER_SECONDS is disabled. Deliveries are kept WEBHOOK_KEEP_DAYS.
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = envbool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", "False")
+WEBHOOK_CONNECT_TIMEOUT_SECONDS = envint("WEBHOOK_CONNECT_TIMEOUT_SECONDS", 3)
+WEBHOOK_TIMEOUT_SECONDS = envint("WEBHOOK_TIMEOUT_SECONDS", 5)
+WEBHOOK_RETRY_SCHEDULE = [
+    int(s) for s in envlist("WEBHOOK_RETRY_SCHEDULE", "5,300,1800,7200,18000,36000,36000")
+]
+WEBHOOK_MAX_RETRY_AFTER = envint("WEBHOOK_MAX_RETRY_AFTER", 3600)
+WEBHOOK_DISABLE_AFTER_SECONDS = envint("WEBHOOK_DISABLE_AFTER_SECONDS", 24 * 3600)
+WEBHOOK_LEASE_SECONDS = envint("WEBHOOK_LEASE_SECONDS", 60)
+WEBHOOK_SWEEP_INTERVAL_SECONDS = envint("WEBHOOK_SWEEP_INTERVAL_SECONDS", 15)
+WEBHOOK_KEEP_DAYS = envint("WEBHOOK_KEEP_DAYS", 30)
+WEBHOOKS_PER_CLUB = envint("WEBHOOKS_PER_CLUB", 10)
+# Links in webhook events: this origin before the paths (e.g. https://xuezhan.example);
+# empty, the links are paths
+PUBLIC_URL = os.environ.get("PUBLIC_URL", "").rstrip("/")
+
+# Bulk upload (records/bulk): at most BULK_MAX_LINES documents and BULK_MAX_BYTES bytes
+# a request, each line at most UPLOAD_MAX_BYTES. Idempotency keys are kept
+# IDEMPOTENCY_TTL_SECONDS (24 h).
+BULK_MAX_LINES = envint("BULK_MAX_LINES", 200)
+BULK_MAX_BYTES = envint("BULK_MAX_BYTES", 32 * 1024 * 1024)
+IDEMPOTENCY_TTL_SECONDS = envint("IDEMPOTENCY_TTL_SECONDS", 24 * 3600)
+
 REST_FRAMEWORK = {
     # Token first, so that anonymous API calls get 401 with WWW-Authenticate.
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -282,7 +312,11 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "xuezhan API",
-    "DESCRIPTION": "Honest records of Sichuan 血战到底 mahjong games: upload, verify, settle.",
+    # the interactive docs link back to the site; docs/apps.md walks an app through it all
+    "DESCRIPTION": "Honest records of Sichuan 血战到底 mahjong games: upload, verify, settle. "
+    "[Back to the site](/). For app developers: a token, a bulk upload with an "
+    "Idempotency-Key, webhooks (Standard Webhooks), the ndjson export and every table as "
+    "?format=json|csv|ndjson — docs/apps.md in the repository walks through them with curl.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
@@ -296,6 +330,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "records.models.Match.Status",
         "InvitationStatusEnum": "records.models.Invitation.Status",
+        "WebhookDeliveryStatusEnum": "records.models.WebhookDelivery.Status",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -370,6 +405,10 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-stuck-matches": {
         "task": "analysis.tasks.sweep_stuck_matches",
         "schedule": VERIFY_SWEEP_INTERVAL_SECONDS,
+    },
+    "send-due-webhooks": {
+        "task": "records.webhooks.send_due",
+        "schedule": WEBHOOK_SWEEP_INTERVAL_SECONDS,
     },
 }
 

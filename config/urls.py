@@ -5,17 +5,23 @@ from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+import analysis.exports.urls
 import analysis.league.urls
 import analysis.stats.urls
 import analysis.urls
+import records.bulk.urls
 import records.converters
 import records.urls
+import records.webhooks.urls
 from config import ops
 from records import pages as records_pages
 from records.signin import ThrottledLoginView
 
 #: every feature's routes, in one order for the API and the pages
-FEATURES = (records.urls, analysis.urls, analysis.stats.urls, analysis.league.urls)
+FEATURES = (
+    records.urls, records.bulk.urls, records.webhooks.urls, analysis.urls, analysis.stats.urls,
+    analysis.league.urls, analysis.exports.urls,
+)
 
 api: list[URLPattern | URLResolver] = [
     *(path("", include(feature.api_urls)) for feature in FEATURES),

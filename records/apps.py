@@ -6,3 +6,7 @@ class RecordsConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "records"
+
+    def ready(self) -> None:
+        # the webhooks' tasks live in a feature folder, where autodiscovery does not look
+        import records.webhooks.tasks  # noqa: F401

@@ -105,19 +105,40 @@ class MatchConflict(DocumentError):
         return {**super().as_json(), "match": self.match_id}
 
 
-class UploadTooLarge(Exception):
-    """A body or file over UPLOAD_MAX_BYTES."""
+class UnknownFormat(exceptions.NotAcceptable):
+    """A ``?format=`` the endpoint does not have (records.tables): 406, naming those it has."""
+
+    def __init__(self, asked: str, formats: list[str]) -> None:
+        self.asked, self.formats = asked, formats
+        super().__init__(
+            _("There is no format %(asked)s here: ask for one of %(formats)s.")
+            % {"asked": repr(asked), "formats": ", ".join(formats)}
+        )
 
     def as_json(self) -> dict[str, Any]:
-        return too_large_json()
+        message = _("one of: %(formats)s") % {"formats": ", ".join(self.formats)}
+        body = problem("not_acceptable", str(self.detail), [{"path": "$.format",
+                                                             "message": message}])
+        return {**body, "formats": self.formats}
+
+
+class UploadTooLarge(Exception):
+    """A body or file over UPLOAD_MAX_BYTES (or another ``limit``)."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def as_json(self) -> dict[str, Any]:
+        return too_large_json(self.limit)
 
 
 def problem(kind: str, detail: str, errors: list[dict[str, str]] | None = None) -> dict[str, Any]:
     return {"type": kind, "detail": detail, "errors": errors or []}
 
 
-def too_large_json() -> dict[str, Any]:
-    limit = settings.UPLOAD_MAX_BYTES
+def too_large_json(limit: int | None = None) -> dict[str, Any]:
+    limit = settings.UPLOAD_MAX_BYTES if limit is None else limit
     body = problem(
         "payload_too_large",
         _("The request body is larger than the limit of %(limit)d bytes.") % {"limit": limit},
@@ -125,10 +146,10 @@ def too_large_json() -> dict[str, Any]:
     return {**body, "limit": limit}
 
 
-def too_large_response(request: HttpRequest) -> HttpResponse:
+def too_large_response(request: HttpRequest, limit: int | None = None) -> HttpResponse:
     """JSON under /api/; a page with the limit and a way back elsewhere (the upload form)."""
     if request.path.startswith("/api/"):
-        return JsonResponse(too_large_json(), status=413)
+        return JsonResponse(too_large_json(limit), status=413)
     context = {"limit": settings.UPLOAD_MAX_BYTES, "back": request.path}
     return render(request, "413.html", context, status=413)
 
@@ -140,10 +161,14 @@ _KINDS = {"invalid": "invalid_request", "error": "invalid_request"}
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler (status and headers such as WWW-Authenticate and Retry-After), with
     every body in the problem shape; an oversized body is a 413, not Django's HTML 400."""
-    if isinstance(exc, RequestDataTooBig | UploadTooLarge):
+    if isinstance(exc, UploadTooLarge):
+        return Response(exc.as_json(), status=413)
+    if isinstance(exc, RequestDataTooBig):
         return Response(too_large_json(), status=413)
     if isinstance(exc, MatchConflict):
         return Response(exc.as_json(), status=409)
+    if isinstance(exc, UnknownFormat):
+        return Response(exc.as_json(), status=406)
     if isinstance(exc, DocumentError):
         return Response(exc.as_json(), status=400)
     if isinstance(exc, SuspiciousOperation):  # e.g. too many multipart fields
@@ -179,7 +204,11 @@ def _flatten(detail: Any, path: str) -> Any:
     """``{"role": ["bad"]}`` as ``[{"path": "$.role", "message": "bad"}]``, nested too."""
     if isinstance(detail, dict):
         for key, value in detail.items():
-            yield from _flatten(value, path if key == "non_field_errors" else f"{path}.{key}")
+            if key == "non_field_errors":
+                yield from _flatten(value, path)
+            else:  # a list's items are keyed by index (DRF's ListField)
+                yield from _flatten(value, f"{path}[{key}]" if isinstance(key, int)
+                                    else f"{path}.{key}")
     elif isinstance(detail, list):
         for index, value in enumerate(detail):
             # a list of messages is one field's; a list of objects is an array's items

@@ -14,10 +14,13 @@ from records.logs import SANE_ID, request_id
 
 # A multipart upload of a document at the limit carries some framing on top.
 MULTIPART_SLACK = 64 * 1024
+BULK_SUFFIX = "/matches/bulk/"
 
 
 class UploadLimitMiddleware:
-    """Answer 413 (JSON) to a request whose Content-Length exceeds the upload limit.
+    """Answer 413 (JSON) to a request whose Content-Length exceeds the upload limit (a
+    bulk upload's own limit, BULK_MAX_BYTES, for the bulk endpoint, which reads its body as
+    a stream, a line at a time).
 
     Django itself would raise RequestDataTooBig only when the body is read, and turn it into
     an HTML 400; multipart file parts are not counted by Django at all.
@@ -31,8 +34,10 @@ class UploadLimitMiddleware:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             length = 0
-        if length > settings.UPLOAD_MAX_BYTES + MULTIPART_SLACK:
-            return too_large_response(request)
+        bulk = request.path.endswith(BULK_SUFFIX) and request.path.startswith("/api/")
+        limit = settings.BULK_MAX_BYTES if bulk else settings.UPLOAD_MAX_BYTES + MULTIPART_SLACK
+        if length > limit:
+            return too_large_response(request, limit=limit if bulk else None)
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:

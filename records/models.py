@@ -316,3 +316,121 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"invitation to {self.club} as {self.role} ({self.status})"
+
+
+class WebhookEndpoint(models.Model):
+    """An app's URL that the club's events are sent to (records/webhooks, docs/apps.md).
+
+    Deliveries are signed with ``secret`` (Standard Webhooks: ``whsec_`` and base64); after a
+    rotation the previous secret signs too, until ``previous_secret_until``. An endpoint that
+    has failed without a success for WEBHOOK_DISABLE_AFTER_SECONDS is disabled
+    (``disabled_reason`` says why) and the club's admins are told on its pages.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=2000)
+    events = models.JSONField(help_text="The event types sent (records.webhooks.events).")
+    description = models.CharField(max_length=200, blank=True, default="")
+    enabled = models.BooleanField(default=True)
+    secret = models.CharField(max_length=100)
+    previous_secret = models.CharField(max_length=100, blank=True, default="")
+    previous_secret_until = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    #: the first failure since the last success (None: the last delivery succeeded)
+    failing_since = models.DateTimeField(null=True, blank=True)
+    disabled_reason = models.CharField(max_length=200, blank=True, default="")
+
+    class Meta:
+        ordering = ["club_id", "id"]
+
+    def __str__(self) -> str:
+        return f"webhook {self.pk} of {self.club_id}: {self.url}"
+
+
+class WebhookDelivery(models.Model):
+    """One event sent to one endpoint: a message (``message_id`` is the ``webhook-id``, the
+    same on every attempt), tried until it is delivered or given up on."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        DELIVERED = "delivered", "Delivered"
+        FAILED = "failed", "Failed"
+
+    endpoint = models.ForeignKey(
+        WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    event = models.CharField(max_length=64)
+    message_id = models.CharField(max_length=64, unique=True)
+    body = models.TextField(help_text="The JSON body, the same bytes on every attempt.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempt_count = models.PositiveIntegerField(default=0)
+    #: pending: when to try next (a worker holding it moves this forward: its lease)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "webhook deliveries"
+        indexes = [
+            models.Index(
+                fields=["next_attempt_at"], condition=Q(status="pending"), name="webhook_due"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} {self.message_id} ({self.status})"
+
+
+class WebhookAttempt(models.Model):
+    """One try of a delivery: what the endpoint answered, or why nothing was."""
+
+    # no index of its own: webhookattempt_unique leads with it
+    delivery = models.ForeignKey(
+        WebhookDelivery, on_delete=models.CASCADE, related_name="attempts", db_index=False
+    )
+    number = models.PositiveIntegerField()
+    at = models.DateTimeField()
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    latency_ms = models.PositiveIntegerField(default=0)
+    error = models.CharField(max_length=200, blank=True, default="")
+    response = models.TextField(blank=True, default="", help_text="The answer's start.")
+    by_hand = models.BooleanField(default=False, help_text="Sent again by an admin.")
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["delivery", "number"], name="webhookattempt_unique")
+        ]
+
+    @property
+    def succeeded(self) -> bool:
+        return self.status_code is not None and 200 <= self.status_code < 300
+
+
+class IdempotencyKey(models.Model):
+    """An ``Idempotency-Key`` a user sent with a POST, and the first answer to it: the same
+    key and body get that answer again; another body, 422 (records/idempotency.py). Kept
+    IDEMPOTENCY_TTL_SECONDS (24 h)."""
+
+    # no index of its own: idempotencykey_unique leads with it
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    key = models.CharField(max_length=255)
+    #: the method and path the key was used on, and the SHA-256 of the body
+    scope = models.CharField(max_length=300)
+    fingerprint = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    response = models.BinaryField(null=True, blank=True)
+    content_type = models.CharField(max_length=100, blank=True, default="")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotencykey_unique")
+        ]
+        indexes = [models.Index(fields=["created_at"], name="idempotencykey_created")]

@@ -35,6 +35,7 @@ from records.access import admin_or_403, member_or_404, require_admin
 from records.errors import DocumentError, UploadTooLarge
 from records.models import Club, Invitation, Match, Membership
 from records.permissions import signed_in
+from records.webhooks import selectors as webhook_selectors
 
 PAGE_SIZE = 50
 USERNAME_MAX = 150  # Invitation.username, as Django's user names
@@ -276,6 +277,7 @@ def _filtered(matches: QuerySet[Match], query: dict[str, str]) -> QuerySet[Match
 def match_list(request: HttpRequest, club_id: int) -> HttpResponse:
     membership = member_or_404(request, club_id)
     club = membership.club
+    is_admin = membership.has_role(Membership.Role.ADMIN)
     query = {k: request.GET.get(k, "") for k in ("q", "player", "status", "ruleset", "from", "to")}
     matches = _filtered(selectors.club_matches(club), query)
     page = Paginator(matches, PAGE_SIZE).get_page(request.GET.get("page"))
@@ -296,6 +298,10 @@ def match_list(request: HttpRequest, club_id: int) -> HttpResponse:
             .values_list("ruleset_name", flat=True).distinct(),
             "statuses": list(STATUS_FILTERS),
             "pending": any(m.status in Match.PENDING for m in page.object_list),
+            "is_admin": is_admin,
+            # the admins are told here of a webhook disabled for failing (records/webhooks)
+            "failing_webhooks": list(webhook_selectors.disabled_webhooks(club)) if is_admin
+            else [],
         },
     )
 

@@ -16,7 +16,8 @@ _REASONS = {
     "401": "Not signed in, or the token is unknown or expired.",
     "403": "Signed in, but the role is not enough (or the CSRF check failed).",
     "404": "No such object, or not in one of your clubs (or no such page of a list).",
-    "406": "None of the media types in Accept can be served.",
+    "406": "None of the media types in Accept can be served, or no such ?format= here "
+    "(``formats`` names those there are).",
     "409": "Conflicts with the current state; ``detail`` says which object.",
     "413": "Over the upload limit (``limit``, in bytes).",
     "415": "The body's media type is not one the operation reads.",

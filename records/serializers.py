@@ -188,8 +188,8 @@ def stored_match_data(match: Match) -> dict[str, Any]:
         "source_match_id": match.source_match_id,
         "content_sha256": match.content_sha256,
         "ruleset_name": match.ruleset_name,
-        "played_at": _iso(match.played_at),
-        "uploaded_at": _iso(match.uploaded_at),
+        "played_at": iso(match.played_at),
+        "uploaded_at": iso(match.uploaded_at),
         "uploaded_by": None if uploaded_by is None else uploaded_by.username,
         "attempts": match.attempts,
         "last_error": match.last_error,
@@ -198,7 +198,7 @@ def stored_match_data(match: Match) -> dict[str, Any]:
     }
 
 
-def _iso(value: datetime | None) -> str | None:
+def iso(value: datetime | None) -> str | None:
     """DRF's DateTimeField output: ISO 8601 in the current time zone, UTC as ``Z``."""
     if value is None:
         return None
@@ -238,4 +238,9 @@ class DocumentErrorSerializer(serializers.Serializer[Any]):
     )
     retry_after = serializers.IntegerField(
         required=False, help_text="throttled: seconds to wait (also the Retry-After header)."
+    )
+    formats = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="not_acceptable for an unknown ?format=: the formats the endpoint has.",
     )

@@ -26,6 +26,7 @@ from rest_framework.throttling import BaseThrottle
 
 from records import selectors, services
 from records.errors import DocumentError, MatchConflict, UploadTooLarge
+from records.idempotency import IDEMPOTENCY_PARAMETER, IDEMPOTENCY_RESPONSES, idempotent
 from records.metrics import UPLOADS
 from records.models import Club, Match, Membership, Player
 from records.parsers import StrictJSONParser, StrictMultiPartParser
@@ -37,7 +38,17 @@ from records.serializers import (
     MembershipRoleSerializer,
     PlayerSerializer,
     UploadFileSerializer,
+    iso,
     stored_match_data,
+)
+from records.tables import (
+    Table,
+    TableNegotiation,
+    asked_format,
+    format_parameter,
+    named_json,
+    table_response,
+    table_responses,
 )
 from records.throttles import UploadThrottle
 
@@ -228,13 +239,38 @@ UPLOAD_EXAMPLE = {
 }
 
 
+#: the match list's table (docs/apps.md, Tables): a row per match, the players by seat
+MATCH_COLUMNS = [
+    "id", "source_match_id", "status", "ruleset_name", "played_at", "uploaded_at",
+    "uploaded_by", "content_sha256", "player_0", "player_1", "player_2", "player_3",
+]  # fmt: skip
+
+
+def match_table(club: Club, matches: QuerySet[Match]) -> Table:
+    def rows() -> Any:
+        for match in matches.iterator(chunk_size=500):
+            handles = {s.seat: s.player.handle for s in match.seats.all()}
+            yield {
+                "id": match.pk, "source_match_id": match.source_match_id,
+                "status": match.status, "ruleset_name": match.ruleset_name,
+                "played_at": iso(match.played_at), "uploaded_at": iso(match.uploaded_at),
+                "uploaded_by": match.uploaded_by.username if match.uploaded_by else None,
+                "content_sha256": match.content_sha256,
+                **{f"player_{seat}": handles.get(seat) for seat in range(4)},
+            }  # fmt: skip
+
+    return Table(f"matches-{club.pk}", MATCH_COLUMNS, rows())
+
+
 class MatchList(ClubMixin, generics.ListAPIView[Match]):
-    """A club's matches, with filters; POST uploads a document (JSON body or ``.json`` file)."""
+    """A club's matches, with filters; POST uploads a document (JSON body or ``.json`` file).
+    ``?format=csv|ndjson`` gives every match the filters select as a table (docs/apps.md)."""
 
     queryset = Match.objects.none()  # for the schema; get_queryset() scopes it
     serializer_class = MatchSerializer
     filterset_class = MatchFilter
     parser_classes = [StrictJSONParser, StrictMultiPartParser]
+    content_negotiation_class = TableNegotiation
 
     throttle_scope = "uploads"
 
@@ -244,6 +280,18 @@ class MatchList(ClubMixin, generics.ListAPIView[Match]):
     def get_throttles(self) -> list[BaseThrottle]:
         # reading a club's matches is not limited; uploading is
         return [UploadThrottle()] if self.request.method == "POST" else []
+
+    @extend_schema(
+        parameters=format_parameter(),
+        responses=table_responses(MatchSerializer(many=True)),
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Any:
+        fmt = asked_format(request)
+        if fmt in ("csv", "ndjson"):
+            matches = self.filter_queryset(self.get_queryset())
+            return table_response(match_table(self.club, matches), fmt, request)
+        return named_json(super().get(request, *args, **kwargs), f"matches-{self.club.pk}",
+                          fmt, request)
 
     @extend_schema(
         request={
@@ -260,9 +308,12 @@ class MatchList(ClubMixin, generics.ListAPIView[Match]):
             400: OpenApiResponse(DocumentErrorSerializer, "Not JSON, or not a valid document."),
             413: OpenApiResponse(DocumentErrorSerializer, "Over the upload limit."),
             429: OpenApiResponse(description="Too many uploads; see Retry-After."),
+            **IDEMPOTENCY_RESPONSES,
         },
         examples=[OpenApiExample("document", value=UPLOAD_EXAMPLE, request_only=True)],
+        parameters=[IDEMPOTENCY_PARAMETER],
     )
+    @idempotent()
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         try:
             upload = services.upload_match(

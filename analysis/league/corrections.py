@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from analysis.league.services import LeagueError, resolve_ruleset
+from analysis.league.signals import counted_matches_changed, match_corrected, publish
 from analysis.models import MatchAcceptance, MatchDocumentVersion, MatchVoid
 from records.errors import DocumentError
 from records.models import Match, Player, Round, Seat
@@ -69,6 +70,9 @@ def correct_match(
             match.status = Match.Status.QUEUED
             match.status_changed_at = timezone.now()
             _save(match, by, reason)
+        publish(match_corrected, match_id=match.pk, club_id=match.club_id, reverify=reverify)
+        if void is not None:
+            publish(counted_matches_changed, club_id=match.club_id, match_ids=[match.pk])
     return Outcome(match, reverify=reverify, ratings=ratings and not reverify)
 
 

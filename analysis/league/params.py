@@ -38,12 +38,7 @@ def ledger_for(club: Any, params: Mapping[str, str]) -> selectors.Ledger:
     """The ledger the query asks for: ``from``/``to`` (inclusive days, UTC), ``season``,
     ``point_value``. Shared by the API and the page."""
     start, end = parse_day(params, "from"), parse_day(params, "to")
-    season = None
-    if params.get("season"):
-        try:
-            season = Season.objects.get(club=club, pk=int(params["season"]))
-        except (ValueError, Season.DoesNotExist):
-            raise ValidationError({"season": [_("no such season in this club")]}) from None
+    season = season_param(club, params)
     value = league_errors(services.money_value, value=params.get("point_value"))
     return selectors.club_ledger(
         club,
@@ -52,6 +47,16 @@ def ledger_for(club: Any, params: Mapping[str, str]) -> selectors.Ledger:
         season=season,
         point_value=value,
     )
+
+
+def season_param(club: Any, params: Mapping[str, str]) -> Season | None:
+    """``?season=``: one of the club's seasons (None when not given)."""
+    if not params.get("season"):
+        return None
+    try:
+        return Season.objects.get(club=club, pk=int(params["season"]))
+    except (ValueError, OverflowError, Season.DoesNotExist):
+        raise ValidationError({"season": [_("no such season in this club")]}) from None
 
 
 def ruleset_param(params: Mapping[str, str]) -> dict[str, Any]:

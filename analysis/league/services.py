@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from analysis.league.selectors import TIE_BREAK_NAMES, counted, match_results
+from analysis.league.signals import counted_matches_changed, publish, settle_up_recorded
 from analysis.models import (
     MatchAcceptance,
     PlayerRating,
@@ -99,11 +100,13 @@ def assign_match(*, season: Season, match: Match, by: User | None) -> SeasonMatc
     assignment, _created = SeasonMatch.objects.get_or_create(
         season=season, match=match, defaults={"assigned_by": by}
     )
+    publish(counted_matches_changed, club_id=season.club_id, match_ids=[match.pk])
     return assignment
 
 
 def unassign_match(*, season: Season, match: Match) -> None:
     SeasonMatch.objects.filter(season=season, match=match).delete()
+    publish(counted_matches_changed, club_id=season.club_id, match_ids=[match.pk])
 
 
 def accept_match(*, match: Match, by: User | None, reason: str) -> MatchAcceptance:
@@ -115,11 +118,13 @@ def accept_match(*, match: Match, by: User | None, reason: str) -> MatchAcceptan
         raise LeagueError("match", message % {"status": match.status})
     with transaction.atomic():
         MatchAcceptance.objects.filter(match=match).delete()
+        publish(counted_matches_changed, club_id=match.club_id, match_ids=[match.pk])
         return MatchAcceptance.objects.create(match=match, accepted_by=by, reason=reason.strip())
 
 
 def withdraw_acceptance(*, match: Match) -> None:
     MatchAcceptance.objects.filter(match=match).delete()
+    publish(counted_matches_changed, club_id=match.club_id, match_ids=[match.pk])
 
 
 def record_settle_up(
@@ -143,7 +148,7 @@ def record_settle_up(
         raise LeagueError("points", _("a positive number of points"))
     if season is not None and season.club_id != club.pk:
         raise LeagueError("season", _("not a season of this club"))
-    return SettleUp.objects.create(
+    settle_up = SettleUp.objects.create(
         club=club,
         season=season,
         payer=payer,
@@ -153,6 +158,8 @@ def record_settle_up(
         note=note,
         recorded_by=by,
     )
+    publish(settle_up_recorded, settle_up_id=settle_up.pk, club_id=club.pk)
+    return settle_up
 
 
 MAX_POINT_VALUE = Decimal(10) ** 8

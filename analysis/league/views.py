@@ -1,17 +1,14 @@
 """The league API: seasons, standings, matches of a season, accepted matches, ledger, settle-ups.
 
 Members read, admins write, non-members get 404 (records.permissions.ClubMixin).
-Standings and the ledger also answer ``?format=csv``.
+Standings, the ledger, settle-ups and ratings also answer ``?format=csv|ndjson``
+(records.tables, the one export convention).
 """
 # ruff: noqa: RUF012  (Django and DRF declare options as mutable class attributes)
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
@@ -21,7 +18,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.exceptions import ValidationError
-from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
@@ -46,65 +42,31 @@ from analysis.league.serializers import (
 from analysis.league.tasks import recompute_ratings
 from analysis.models import MatchAcceptance, PlayerRating, Season, SettleUp
 from analysis.tasks import verify_match
+from records.idempotency import IDEMPOTENCY_PARAMETER, IDEMPOTENCY_RESPONSES, idempotent
 from records.models import Match, Membership, Player, Seat
 from records.permissions import ClubMixin, signed_in
+from records.tables import (
+    Table,
+    TableNegotiation,
+    asked_format,
+    format_parameter,
+    named_json,
+    table_response,
+    table_responses,
+)
 from xuezhan.sheet import settle_sheet
 
 ADMIN = Membership.Role.ADMIN
 
 
-@dataclass(frozen=True)
-class Sheet:
-    """Rows for the CSV renderer, with the header they have even when there are none (an
-    empty body would reach the client with no Content-Type at all)."""
-
-    columns: list[str]
-    rows: list[dict[str, Any]]
-
-
-class CSVRenderer(BaseRenderer):
-    """A :class:`Sheet` as CSV."""
-
-    media_type = "text/csv"
-    format = "csv"
-    charset = "utf-8"
-
-    def render(
-        self,
-        data: Any,
-        accepted_media_type: str | None = None,
-        renderer_context: Mapping[str, Any] | None = None,
-    ) -> bytes:
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=data.columns, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(data.rows)
-        return out.getvalue().encode("utf-8")
-
-
-RENDERERS = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
-
-
-class ErrorsAsJSON:
-    """A view that may answer CSV answers everything but its sheet — errors, OPTIONS — in
-    JSON, as the schema documents them (a 404 as a one-row sheet helps nobody)."""
-
-    def finalize_response(
-        self, request: Request, response: Any, *args: Any, **kwargs: Any
-    ) -> Response:
-        if not isinstance(getattr(response, "data", None), Sheet):
-            request.accepted_renderer = JSONRenderer()
-            request.accepted_media_type = "application/json"
-        return super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc,no-any-return]
-
-
-def csv_or_json(serializer: Any) -> dict[Any, Any]:
-    """The schema of a read that answers JSON, or CSV when asked (``?format=csv``)."""
-    return {(200, "application/json"): serializer, (200, "text/csv"): OpenApiTypes.STR}
-
-
-def _csv(sheet: Sheet, name: str) -> Response:
-    return Response(sheet, headers={"Content-Disposition": f'attachment; filename="{name}.csv"'})
+#: the tables' columns (docs/apps.md, Tables)
+LEDGER_COLUMNS = ["kind", "player", "to", "points", "money", "opening", "played", "settled"]
+SETTLE_UP_COLUMNS = [
+    "id", "paid_at", "payer", "payer_handle", "payee", "payee_handle", "points", "season",
+    "note", "recorded_by", "recorded_at",
+]  # fmt: skip
+RATING_COLUMNS = ["rank", "player", "handle", "ordinal", "mu", "sigma", "matches",
+                  "model_version"]
 
 
 class SeasonMixin(ClubMixin):
@@ -164,11 +126,12 @@ def standings_data(standings: selectors.Standings) -> dict[str, Any]:
     }
 
 
-def standings_csv_rows(standings: selectors.Standings) -> Sheet:
+def standings_table(standings: selectors.Standings) -> Table:
+    """A row per player: the JSON's row, its placements as ``placed_1`` … ``placed_4``."""
     rows = StandingsSerializer(standings_data(standings)).data["rows"]
     fields = StandingsSerializer().fields["rows"].child.fields  # type: ignore[attr-defined]
     columns = [k for k in fields if k != "placements"] + [f"placed_{i}" for i in range(1, 5)]
-    return Sheet(columns, [
+    return Table(f"standings-{standings.season.pk}", columns, [
         {**{k: v for k, v in row.items() if k != "placements"}, **_placement_columns(row)}
         for row in rows
     ])
@@ -178,20 +141,26 @@ def _placement_columns(row: dict[str, Any]) -> dict[str, int]:
     return {f"placed_{i + 1}": n for i, n in enumerate(row["placements"])}
 
 
-class SeasonStandings(ErrorsAsJSON, SeasonMixin, generics.GenericAPIView[Season]):
+class SeasonStandings(SeasonMixin, generics.GenericAPIView[Season]):
     """The season's standings: rank, player, matches, rounds, net, placements, tie-break
-    values and the movement since the previous match day. ``?format=csv`` for a sheet."""
+    values and the movement since the previous match day. ``?format=csv|ndjson`` for a
+    table."""
 
     queryset = Season.objects.none()
     serializer_class = StandingsSerializer
-    renderer_classes = RENDERERS
+    content_negotiation_class = TableNegotiation
 
-    @extend_schema(responses=csv_or_json(StandingsSerializer))
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+    @extend_schema(
+        parameters=format_parameter(), responses=table_responses(StandingsSerializer)
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Any:
+        fmt = asked_format(request)
         standings = selectors.standings(self.season())
-        if request.accepted_renderer.format == "csv":
-            return _csv(standings_csv_rows(standings), f"standings-{standings.season.pk}")
-        return Response(StandingsSerializer(standings_data(standings)).data)
+        table = standings_table(standings)
+        if fmt in ("csv", "ndjson"):
+            return table_response(table, fmt, request)
+        data = StandingsSerializer(standings_data(standings)).data
+        return named_json(Response(data), table.name, fmt, request)
 
 
 def _with_players(matches: QuerySet[Match]) -> QuerySet[Match]:
@@ -298,10 +267,8 @@ LEDGER_PARAMETERS = [
 ]
 
 
-LEDGER_COLUMNS = ["kind", "player", "to", "points", "money", "opening", "played", "settled"]
-
-
-def ledger_csv_rows(book: selectors.Ledger) -> Sheet:
+def ledger_table(book: selectors.Ledger) -> Table:
+    """The balances, then the transfers that settle them."""
     data = LedgerSerializer(ledger_data(book)).data
     rows = [
         {"kind": "balance", "player": b["handle"], "to": "", "points": b["points"],
@@ -313,7 +280,7 @@ def ledger_csv_rows(book: selectors.Ledger) -> Sheet:
          "points": t["points"], "money": t["money"], "opening": "", "played": "", "settled": ""}
         for t in data["transfers"]
     ]  # fmt: skip
-    return Sheet(LEDGER_COLUMNS, rows)
+    return Table("ledger", LEDGER_COLUMNS, rows)
 
 
 def ledger_data(book: selectors.Ledger) -> dict[str, Any]:
@@ -329,20 +296,26 @@ def ledger_data(book: selectors.Ledger) -> dict[str, Any]:
     }
 
 
-class LedgerView(ErrorsAsJSON, ClubMixin, generics.GenericAPIView[SettleUp]):
+class LedgerView(ClubMixin, generics.GenericAPIView[SettleUp]):
     """Who owes whom: each player's balance (opening, played, settled, outstanding; points
-    and money) and the fewest transfers that settle it. ``?format=csv`` for a sheet."""
+    and money) and the fewest transfers that settle it. ``?format=csv|ndjson`` for a
+    table."""
 
     queryset = SettleUp.objects.none()
     serializer_class = LedgerSerializer
-    renderer_classes = RENDERERS
+    content_negotiation_class = TableNegotiation
 
-    @extend_schema(parameters=LEDGER_PARAMETERS, responses=csv_or_json(LedgerSerializer))
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+    @extend_schema(
+        parameters=[*LEDGER_PARAMETERS, *format_parameter()],
+        responses=table_responses(LedgerSerializer),
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Any:
+        fmt = asked_format(request)
         book = ledger_for(self.club, request.query_params)
-        if request.accepted_renderer.format == "csv":
-            return _csv(ledger_csv_rows(book), "ledger")
-        return Response(LedgerSerializer(ledger_data(book)).data)
+        if fmt in ("csv", "ndjson"):
+            return table_response(ledger_table(book), fmt, request)
+        return named_json(Response(LedgerSerializer(ledger_data(book)).data), "ledger", fmt,
+                          request)
 
 
 class SettleUpList(ClubMixin, generics.ListCreateAPIView[SettleUp]):
@@ -352,14 +325,33 @@ class SettleUpList(ClubMixin, generics.ListCreateAPIView[SettleUp]):
     queryset = SettleUp.objects.none()
     serializer_class = SettleUpSerializer
     roles = {"POST": ADMIN}
+    content_negotiation_class = TableNegotiation
 
     def get_queryset(self) -> QuerySet[SettleUp]:
         return SettleUp.objects.filter(club=self.club).select_related(
             "payer", "payee", "recorded_by"
         )
 
+    @extend_schema(
+        parameters=format_parameter(),
+        responses=table_responses(SettleUpSerializer(many=True)),
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Any:
+        fmt = asked_format(request)
+        name = f"settle-ups-{self.club.pk}"
+        if fmt in ("csv", "ndjson"):
+            rows = (SettleUpSerializer(s).data for s in self.get_queryset().iterator(500))
+            return table_response(Table(name, SETTLE_UP_COLUMNS, rows), fmt, request)
+        return named_json(super().get(request, *args, **kwargs), name, fmt, request)
+
     def get_serializer_context(self) -> dict[str, Any]:
         return {**super().get_serializer_context(), "club": self.club}
+
+    @extend_schema(parameters=[IDEMPOTENCY_PARAMETER],
+                   responses={201: SettleUpSerializer, **IDEMPOTENCY_RESPONSES})
+    @idempotent()
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().post(request, *args, **kwargs)
 
     def perform_create(self, serializer: BaseSerializer[SettleUp]) -> None:
         data = serializer.validated_data
@@ -397,11 +389,22 @@ class RatingList(ClubMixin, generics.GenericAPIView[PlayerRating]):
 
     queryset = PlayerRating.objects.none()
     serializer_class = LeaderboardSerializer
+    content_negotiation_class = TableNegotiation
 
-    @extend_schema(operation_id="clubs_ratings_list")
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        data = {"model": rating_model(), "rows": ranked(selectors.leaderboard(self.club))}
-        return Response(LeaderboardSerializer(data).data)
+    @extend_schema(
+        operation_id="clubs_ratings_list",
+        parameters=format_parameter(),
+        responses=table_responses(LeaderboardSerializer),
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Any:
+        fmt = asked_format(request)
+        data = LeaderboardSerializer(
+            {"model": rating_model(), "rows": ranked(selectors.leaderboard(self.club))}
+        ).data
+        name = f"ratings-{self.club.pk}"
+        if fmt in ("csv", "ndjson"):
+            return table_response(Table(name, RATING_COLUMNS, data["rows"]), fmt, request)
+        return named_json(Response(data), name, fmt, request)
 
 
 class RatingDetail(ClubMixin, generics.GenericAPIView[PlayerRating]):
@@ -480,7 +483,11 @@ class MatchCorrections(ClubMixin, generics.GenericAPIView[Match]):
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return Response(ChangeSerializer(match_history(self.match()), many=True).data)
 
-    @extend_schema(request=CorrectionSerializer, responses={200: ChangeSerializer(many=True)})
+    @extend_schema(
+        request=CorrectionSerializer, parameters=[IDEMPOTENCY_PARAMETER],
+        responses={200: ChangeSerializer(many=True), **IDEMPOTENCY_RESPONSES},
+    )
+    @idempotent()
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         body = CorrectionSerializer(data=request.data)
         body.is_valid(raise_exception=True)

@@ -260,7 +260,7 @@ def player_stats(request: HttpRequest, club_id: int, player_id: int) -> HttpResp
         "records": _records(club, data["records"]),
         "run": data["records"]["longest_positive_run"],
         "players": Player.objects.filter(club=club).exclude(pk=player.pk).order_by("handle"),
-        "csv_query": _query_string(request, export="csv"),
+        "csv_query": _query_string(request, format="csv"),
         "json_query": _query_string(request),
         **_charts(data),
     }
@@ -309,6 +309,6 @@ def leaderboard(request: HttpRequest, club_id: int) -> HttpResponse:
             "choices": choices,
             "filters": filters,
             "errors": filter_errors(query.errors),
-            "csv_query": _query_string(request, stat=stat, export="csv"),
+            "csv_query": _query_string(request, stat=stat, format="csv"),
         },
     )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Mapping
 from typing import Any
 
@@ -121,13 +119,3 @@ def stats_rows(stats_json: Mapping[str, Any]) -> list[dict[str, Any]]:
     for part, amount in stats_json["decomposition"].items():
         add(f"decomposition.{part}", amount)
     return rows
-
-
-def render_csv(rows: list[dict[str, Any]]) -> bytes:
-    """Flat dicts as a CSV table (the first row's keys head it; no rows: empty)."""
-    out = io.StringIO()
-    if rows:
-        writer = csv.DictWriter(out, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    return out.getvalue().encode("utf-8")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics
@@ -18,25 +18,32 @@ from analysis.stats.serializers import (
     PlayerStatsSerializer,
     StatLeaderboardSerializer,
     StatsQuerySerializer,
-    render_csv,
     stats_rows,
 )
 from records.models import Player
 from records.permissions import ClubMixin
+from records.tables import (
+    Table,
+    TableNegotiation,
+    asked_format,
+    format_parameter,
+    named_json,
+    table_response,
+    table_responses,
+)
+
+#: the tables' columns (docs/apps.md, Tables)
+STATS_COLUMNS = ["key", "value", "numerator", "denominator"]
+LEADERBOARD_COLUMNS = ["rank", "player", "handle", "rounds", "value", "percentile"]
 
 
 class StatsMixin(ClubMixin):
+    content_negotiation_class = TableNegotiation
+
     def query(self, serializer_class: type[StatsQuerySerializer]) -> StatsQuerySerializer:
         query = serializer_class(data=self.request.query_params.dict())
         query.is_valid(raise_exception=True)
         return query
-
-    def csv_wanted(self) -> bool:
-        return self.request.query_params.get("export") == "csv"
-
-    @staticmethod
-    def csv_response(rows: list[dict[str, Any]]) -> HttpResponse:
-        return HttpResponse(render_csv(rows), content_type="text/csv; charset=utf-8")
 
 
 _STATS_PARAMS = [
@@ -45,13 +52,13 @@ _STATS_PARAMS = [
     OpenApiParameter("ruleset", OpenApiTypes.STR, description="ruleset preset name"),
     OpenApiParameter("with", OpenApiTypes.INT, description="only rounds with this co-player"),
     OpenApiParameter("include_illegal", OpenApiTypes.BOOL, description="count illegal matches"),
-    OpenApiParameter("export", OpenApiTypes.STR, enum=["csv"], description="csv: a CSV table"),
+    *format_parameter(),
 ]
 
 
 class PlayerStats(StatsMixin, generics.GenericAPIView[Player]):
     """A player's statistics (docs/statistics.md): the stats, the net decomposition,
-    head-to-head, records and trend. ``?export=csv`` gives the stats as rows."""
+    head-to-head, records and trend. ``?format=csv|ndjson`` gives the stats as rows."""
 
     queryset = Player.objects.none()  # for the schema; the club scopes it
     serializer_class = PlayerStatsSerializer
@@ -62,12 +69,12 @@ class PlayerStats(StatsMixin, generics.GenericAPIView[Player]):
             OpenApiParameter("period", OpenApiTypes.STR, enum=["week", "month"]),
         ],
         responses={
-            (200, "application/json"): PlayerStatsSerializer,
-            (200, "text/csv"): OpenApiTypes.STR,
+            **table_responses(PlayerStatsSerializer),
             404: OpenApiResponse(description="No such player"),
         },
     )
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response | HttpResponse:
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Any:
+        fmt = asked_format(request)
         query = self.query(StatsQuerySerializer)
         player = Player.objects.filter(club=self.club, pk=self.kwargs["player_id"]).first()
         if player is None:
@@ -75,15 +82,16 @@ class PlayerStats(StatsMixin, generics.GenericAPIView[Player]):
         data = figures.player_stats(
             self.club, player, query.filters(), query.validated_data["period"]
         )
-        if self.csv_wanted():
-            return self.csv_response(stats_rows(data))
-        return Response(data)
+        name = f"stats-{player.pk}"
+        if fmt in ("csv", "ndjson"):
+            return table_response(Table(name, STATS_COLUMNS, stats_rows(data)), fmt, request)
+        return named_json(Response(data), name, fmt, request)
 
 
 class Leaderboard(StatsMixin, generics.GenericAPIView[Player]):
     """The club's players ranked by one statistic (``stat``, a key of the stats endpoint;
     nested ones as ``a.b``), with at least ``min_rounds`` counted rounds, and each one's
-    percentile. ``?export=csv`` gives the table."""
+    percentile. ``?format=csv|ndjson`` gives the table."""
 
     queryset = Player.objects.none()  # for the schema; the club scopes it
     serializer_class = StatLeaderboardSerializer
@@ -95,21 +103,20 @@ class Leaderboard(StatsMixin, generics.GenericAPIView[Player]):
             OpenApiParameter("min_rounds", OpenApiTypes.INT),
             OpenApiParameter("order", OpenApiTypes.STR, enum=["desc", "asc"]),
         ],
-        responses={
-            (200, "application/json"): StatLeaderboardSerializer,
-            (200, "text/csv"): OpenApiTypes.STR,
-        },
+        responses=table_responses(StatLeaderboardSerializer),
     )
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response | HttpResponse:
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Any:
+        fmt = asked_format(request)
         query = self.query(LeaderboardQuerySerializer)
         data = query.validated_data
         filters = query.filters()
         rows = figures.leaderboard(
             self.club, data["stat"], data["min_rounds"], filters, data["order"]
         )
-        if self.csv_wanted():
-            return self.csv_response(rows)
-        return Response(
+        name = f"leaderboard-{self.club.pk}-{data['stat']}"
+        if fmt in ("csv", "ndjson"):
+            return table_response(Table(name, LEADERBOARD_COLUMNS, rows), fmt, request)
+        return named_json(Response(
             {
                 "definitions_version": figures.DEFINITIONS_VERSION,
                 "stat": data["stat"],
@@ -117,4 +124,4 @@ class Leaderboard(StatsMixin, generics.GenericAPIView[Player]):
                 "filters": filters.to_json(),
                 "players": rows,
             }
-        )
+        ), name, fmt, request)

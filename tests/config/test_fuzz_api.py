@@ -42,6 +42,8 @@ def _load_schema() -> Any:
     return schemathesis.openapi.from_wsgi("/api/v1/schema/?format=json", application)
 
 
+# the bulk upload's body, one document per line: the generated text as it comes
+schemathesis.serializer.alias("application/x-ndjson", "text/plain")
 schema = _load_schema()
 
 

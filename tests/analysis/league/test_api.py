@@ -12,6 +12,7 @@ import pytest
 from analysis.models import Season
 from records.models import Match
 from tests.analysis.league.data import settled_match, tsumo, win
+from tests.exports import body as body_of
 from tests.languages import in_chinese
 from tests.records.documents import dumps
 
@@ -133,7 +134,7 @@ def test_standings_export_as_csv_one_line_per_player(
         f"/api/v1/clubs/{club.pk}/seasons/{season['id']}/standings/?format=csv"
     )
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
-    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    rows = list(csv.DictReader(io.StringIO(body_of(response))))
     assert (rows[0]["rank"], rows[0]["handle"], rows[0]["net"]) == ("1", "a", "8")
     assert rows[0]["placed_1"] == "1" and len(rows) == 4
 
@@ -229,7 +230,7 @@ def test_ledger_exports_as_csv_with_balances_then_transfers(
 ) -> None:
     settled_match(club, ABCD, [win(0, 1, 8)])
     response = api_client(cast["mia"]).get(f"/api/v1/clubs/{club.pk}/ledger/?format=csv")
-    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    rows = list(csv.DictReader(io.StringIO(body_of(response))))
     assert [r["kind"] for r in rows] == ["balance"] * 4 + ["transfer"]
     assert (rows[-1]["player"], rows[-1]["to"], rows[-1]["points"]) == ("b", "a", "8")
 

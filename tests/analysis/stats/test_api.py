@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.exports import body as body_of
 from tests.records.documents import data_documents
 
 pytestmark = pytest.mark.django_db
@@ -126,11 +127,11 @@ def test_both_endpoints_export_csv(
     client = api_client(cast["mia"])
     response = client.get(url(club, loaded["bob"]) + "?export=csv")
     assert response["Content-Type"].startswith("text/csv")
-    rows = {r["key"]: r for r in csv.DictReader(io.StringIO(response.content.decode()))}
+    rows = {r["key"]: r for r in csv.DictReader(io.StringIO(body_of(response)))}
     assert rows["robbed_kongs"]["value"] == "1"
     assert rows["win_rate"]["denominator"] == "2"
     board = client.get(f"/api/v1/clubs/{club.pk}/leaderboard/?stat=wins&min_rounds=0&export=csv")
-    table = list(csv.DictReader(io.StringIO(board.content.decode())))
+    table = list(csv.DictReader(io.StringIO(body_of(board))))
     assert [r["rank"] for r in table] == ["1", "2", "3", "4"]
 
 
