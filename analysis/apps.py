@@ -10,7 +10,11 @@ class AnalysisConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete, pre_delete
 
-        from analysis.league.tasks import rate_after_verdicts, rate_again_after_delete
+        from analysis.league.tasks import (
+            attach_after_verdicts,
+            rate_after_verdicts,
+            rate_again_after_delete,
+        )
         from analysis.signals import verdict_stored
         from analysis.stats.aggregates import forget_match
         from analysis.tasks import queue_review, queue_verification
@@ -21,6 +25,7 @@ class AnalysisConfig(AppConfig):
         verdict_stored.connect(queue_review, dispatch_uid="analysis.review")
         # the club books follow the verdicts (the verification does not call them)
         verdict_stored.connect(rate_after_verdicts, dispatch_uid="analysis.league.rate")
+        verdict_stored.connect(attach_after_verdicts, dispatch_uid="analysis.league.nights")
         # however a match goes (API, page, admin), the ratings that counted it are redone
         post_delete.connect(rate_again_after_delete, sender=Match, dispatch_uid="analysis.rate")
         # and the materialised statistics stop counting it (analysis.stats.aggregates)

@@ -5,6 +5,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+import analysis.league.nights.urls
+import analysis.league.sheets.urls
 import analysis.league.urls
 import analysis.stats.urls
 import analysis.urls
@@ -15,7 +17,8 @@ from records import pages as records_pages
 from records.signin import ThrottledLoginView
 
 #: every feature's routes, in one order for the API and the pages
-FEATURES = (records.urls, analysis.urls, analysis.stats.urls, analysis.league.urls)
+FEATURES = (records.urls, analysis.urls, analysis.stats.urls, analysis.league.urls,
+            analysis.league.nights.urls, analysis.league.sheets.urls)
 
 api: list[URLPattern | URLResolver] = [
     *(path("", include(feature.api_urls)) for feature in FEATURES),

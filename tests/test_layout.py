@@ -17,10 +17,12 @@ ROOT = Path(__file__).resolve().parents[1]
 APPS = ("records", "analysis", "config")
 PAGE_MODULES = (
     "records/pages.py", "analysis/pages.py", "analysis/viewer.py",
-    "analysis/stats/pages.py", "analysis/league/pages.py",
+    "analysis/stats/pages.py", "analysis/league/pages.py", "analysis/league/nights/pages.py",
+    "analysis/league/sheets/pages.py",
 )
 FEATURE_URLS = ("records/urls.py", "analysis/urls.py", "analysis/stats/urls.py",
-                "analysis/league/urls.py")
+                "analysis/league/urls.py", "analysis/league/nights/urls.py",
+                "analysis/league/sheets/urls.py")
 #: (module, imported module): function-local on purpose, and why
 LOCAL_IMPORTS_ALLOWED = {
     # Django's own rule: an app's models and signals are wired once the registry is ready

@@ -66,12 +66,11 @@ def test_voiding_a_match_takes_it_out_of_the_books_and_is_kept_in_its_history(
     assert nets(season) == {}
     assert selectors.club_ledger(club).balances == []
     history = admin.get(url(club, match)).json()
-    assert {"who": "adam", "what": "void created", "reason": "wrong table"}.items() <= history[
-        -1
-    ].items()
+    assert {"who": "adam", "what": "Voided: counted nowhere",
+            "reason": "wrong table"}.items() <= history[-1].items()
     admin.post(url(club, match), {"reason": "it was right after all", "void": False}, format="json")
     assert nets(season)["a"] == 8
-    assert api_client(cast["mia"]).get(url(club, match)).json()[-1]["what"] == "void removed"
+    assert api_client(cast["mia"]).get(url(club, match)).json()[-1]["what"] == "Counted again"
 
 
 def test_correcting_who_sat_where_moves_the_results_and_keeps_the_history(
@@ -94,8 +93,10 @@ def test_correcting_who_sat_where_moves_the_results_and_keeps_the_history(
     assert match.status == Match.Status.VERIFIED
     after = nets(season)
     assert after["erin"] == before["alice"] and "alice" not in after
-    whats = [c["what"] for c in response.json() if c["reason"] == "erin played seat 0, not alice"]
-    assert "seat 0: alice removed" in whats and "seat 0: erin created" in whats
+    mine = [c for c in response.json() if c["reason"] == "erin played seat 0, not alice"]
+    assert len(mine) == 1, "one row for one change, however many database rows it wrote"
+    assert mine[0]["who"] == "adam" and mine[0]["what"] == "East: alice → erin"
+    assert mine[0]["changes"] == [{"field": "seat", "seat": 0, "from": "alice", "to": "erin"}]
 
 
 def test_correcting_the_ruleset_resettles_the_match_under_it_and_keeps_the_old_document(
@@ -175,4 +176,4 @@ def test_the_history_page_lists_each_change_with_who_and_why(
     browser = Client()
     browser.force_login(cast["mia"])
     page = browser.get(f"/clubs/{club.pk}/matches/{match.pk}/history/").content.decode()
-    assert "misdeal" in page and "adam" in page and "void created" in page
+    assert "misdeal" in page and "adam" in page and "Voided: counted nowhere" in page
