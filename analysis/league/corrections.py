@@ -22,7 +22,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from analysis import labels
 from analysis.league.services import LeagueError, resolve_ruleset
 from analysis.models import MatchAcceptance, MatchDocumentVersion, MatchVoid
 from records.errors import DocumentError
@@ -170,7 +169,7 @@ class Item:
     """One thing a change did: ``field`` went from ``before`` to ``after`` (codes and
     names, worded in the page language by :func:`item_text`)."""
 
-    field: str  # seat, ruleset, played_at, document, void, acceptance, upload, verdict, link
+    field: str  # seat, ruleset, played_at, document, void, acceptance, upload, link
     before: str | None = None
     after: str | None = None
     seat: int | None = None
@@ -178,13 +177,12 @@ class Item:
 
 @dataclass
 class Change:
-    """One change a person made (or the engine's verdict): who, when, what, why."""
+    """One change a person made: who, when, what, why."""
 
     when: datetime
     who: str | None
     items: list[Item]
     reason: str
-    by_engine: bool = False
     user_id: int | None = field(default=None, repr=False)
     subject: str = ""  # what was changed when it is not the match (a handle)
 
@@ -236,9 +234,6 @@ def item_text(item: Item) -> str:
     if item.field == "acceptance":
         return _("Accepted as played") if item.after is not None else _(
             "Acceptance as played withdrawn")
-    if item.field == "verdict":
-        return _("Verified by the engine: %(after)s") % {
-            "after": labels.label("status", item.after)}
     return item.field
 
 
@@ -249,13 +244,13 @@ class _Row:
     user: str | None
     reason: str
     items: list[Item]
-    verdict: bool = False
 
 
 def match_history(match: Match) -> list[Change]:
-    """The match's history, oldest first: its upload, each change a person made (its seats,
-    ruleset, document, voiding, acceptance: the database rows of one correction as one
-    change) and the engine's verdicts."""
+    """The match's history, oldest first: its upload and each change a person made (its
+    seats, ruleset, document, voiding, acceptance: the database rows of one correction as
+    one change). The verification's own bookkeeping (status, attempts) is no change of
+    anyone's, and the verdicts are written without history rows."""
     rows: list[_Row] = []
     for row in _history(Match.history.filter(id=match.pk)):  # type: ignore[attr-defined]
         rows.extend(_match_rows(row, match))
@@ -302,9 +297,6 @@ def _match_rows(row: Any, match: Match) -> list[_Row]:
                           after=_moment(row.played_at, match)))
     if items:
         out.append(_person(row, items))
-    if "status" in delta and row.status in Match.TERMINAL and row.history_user is None:
-        out.append(_Row(row.history_date, None, None, "", [Item("verdict", after=row.status)],
-                        verdict=True))
     return out
 
 
@@ -328,13 +320,12 @@ def _grouped(rows: list[_Row]) -> list[Change]:
     last: _Row | None = None
     for row in rows:
         current = changes[-1] if changes else None
-        if (current is not None and last is not None and not row.verdict
-                and not current.by_engine and row.user_id == current.user_id
+        if (current is not None and last is not None and row.user_id == current.user_id
                 and row.reason == current.reason and row.when - last.when <= SAME_CHANGE):
             current.items.extend(row.items)
         else:
             changes.append(Change(row.when, row.user, list(row.items), row.reason,
-                                  by_engine=row.verdict, user_id=row.user_id))
+                                  user_id=row.user_id))
         last = row
     for change in changes:
         change.items = _merged(change.items)
