@@ -84,7 +84,7 @@ def test_a_sheet_the_engine_finds_fault_with_is_stored_only_when_confirmed(
 def test_a_sheet_for_a_night_s_table_starts_with_its_players_and_joins_the_night(
     club: Any, cast: Any
 ) -> None:
-    ids = [Player.objects.create(club=club, handle=h).pk for h in PLAYERS + ["eve"]]
+    ids = [Player.objects.create(club=club, handle=h).pk for h in [*PLAYERS, "eve"]]
     night = nights.create_night(club=club, by=cast["adam"], players=ids)
     nights.seat_night(night, players=ids, rounds=2, seed=0, by=cast["adam"])
     table = night.seating["rounds"][1][0]
