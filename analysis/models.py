@@ -602,7 +602,8 @@ class Night(models.Model):
         max_digits=12, decimal_places=4, null=True, blank=True, help_text="Money per point."
     )
     players = models.ManyToManyField(
-        Player, blank=True, related_name="nights", help_text="The people present."
+        Player, through="NightPlayer", blank=True, related_name="nights",
+        help_text="The people present.",
     )
     seating = models.JSONField(
         null=True, blank=True, help_text="The seating (analysis.league.seating), with its seed."
@@ -631,6 +632,21 @@ class Night(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
+
+
+class NightPlayer(models.Model):
+    """A player present at a night (its seating seats them)."""
+
+    # no index of its own: nightplayer_unique_player leads with it
+    night = models.ForeignKey(
+        Night, on_delete=models.CASCADE, related_name="presence", db_index=False
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["night", "player"], name="nightplayer_unique_player")
+        ]
 
 
 class NightMatch(models.Model):

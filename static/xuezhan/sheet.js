@@ -32,7 +32,10 @@
   function load() {
     try {
       var kept = JSON.parse(window.localStorage.getItem(START.key) || "null");
-      if (kept && Array.isArray(kept.rounds) && Array.isArray(kept.players)) return kept;
+      if (kept && Array.isArray(kept.rounds) && kept.rounds.length && Array.isArray(kept.players)) {
+        kept.byHand = kept.rounds.map(function (_, r) { return r === 0 || !!(kept.byHand || [])[r]; });
+        return kept;
+      }
     } catch (e) { /* private mode or a stale entry: start afresh */ }
     return null;
   }

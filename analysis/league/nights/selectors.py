@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from analysis.league import selectors
@@ -162,13 +163,12 @@ def proposals(club: Club, *, gap_hours: int = PROPOSAL_GAP_HOURS,
     consecutive matches of a group are at most ``gap_hours`` apart; newest group first.
     A group's day is the night's day (06:00 to 06:00, club time) of its first match."""
     since = timezone.now() - timedelta(days=days)
-    rows = []
-    unclaimed = Match.objects.filter(club=club, night_entry__isnull=True).prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player")))
-    for match in unclaimed.defer("raw", "document"):
-        when = match.played_at or match.uploaded_at
-        if when >= since:
-            rows.append((when, match))
+    recent = Q(played_at__gte=since) | Q(played_at__isnull=True, uploaded_at__gte=since)
+    unclaimed = (Match.objects.filter(recent, club=club, night_entry__isnull=True)
+                 .defer("raw", "document")
+                 .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related(
+                     "player"))))
+    rows = [(match.played_at or match.uploaded_at, match) for match in unclaimed]
     rows.sort(key=lambda row: (row[0], row[1].pk))
     groups: list[list[tuple[datetime, Match]]] = []
     for when, match in rows:
@@ -223,8 +223,9 @@ def current_season(club: Club) -> Season | None:
 
 def latest_matches(club: Club, limit: int = LATEST) -> list[Entry]:
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat"))
+    when = Coalesce("played_at", "uploaded_at")
     matches = list(Match.objects.filter(club=club).defer("raw", "document")
-                   .prefetch_related(seats).order_by("-played_at", "-uploaded_at", "-pk")[:limit])
+                   .prefetch_related(seats).order_by(when.desc(), "-pk")[:limit])
     totals = dict(Verification.objects.filter(match_id__in=[m.pk for m in matches])
                   .values_list("match_id", "totals"))
     return [Entry(m, [s.player.handle for s in m.seats.all()], totals.get(m.pk),
