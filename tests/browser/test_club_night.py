@@ -19,6 +19,16 @@ WIDE = """() => document.documentElement.scrollWidth <= innerWidth ? [] :
     [...document.querySelectorAll('main *')]
       .filter(e => e.getBoundingClientRect().right > innerWidth + 1)
       .map(e => e.tagName + '.' + e.getAttribute('class'))"""
+#: headers and buttons wrapped one character a line (e.g. 昵/称 in a narrow column)
+CHOPPED = """() => [...document.querySelectorAll('main th, main button, main .button')]
+    .filter(e => {
+      const text = e.textContent.trim();
+      if (text.length < 2 || e.offsetParent === null) return false;
+      const range = document.createRange();
+      range.selectNodeContents(e);
+      const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+      return lines.size >= text.length;
+    }).map(e => e.textContent.trim())"""
 
 
 @pytest.fixture
@@ -208,4 +218,5 @@ def test_the_night_s_pages_fit_a_phone_and_a_desktop_in_both_languages(
             page.screenshot(path=str(ARTEFACTS / f"night-{name}-{label}-{language}.png"),
                             full_page=True)
             assert page.evaluate(WIDE) == [], (name, width)
+            assert page.evaluate(CHOPPED) == [], (name, width)
     assert page.errors == []
