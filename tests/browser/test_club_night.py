@@ -56,7 +56,7 @@ WORDS = {
 
 
 def _win(page: Any, number: int, winner: str, tile: str, *, on: str | None = None,
-         same_discard: bool = False, language: str = "en") -> None:
+         same_discard: bool = False, language: str = "en", shot: str = "") -> None:
     words = WORDS[language]
     _round(page, number).get_by_role("button", name=words["win"]).click()
     editor = _round(page, number).locator(".editor")
@@ -68,6 +68,9 @@ def _win(page: Any, number: int, winner: str, tile: str, *, on: str | None = Non
     _round(page, number).locator(".editor select[name=pattern]").select_option("ping_hu")
     if same_discard:
         _round(page, number).locator(".editor").get_by_label(words["same"]).check()
+    if shot:  # the editor open, keypad and all, to look at
+        ARTEFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTEFACTS / shot), full_page=True)
     _round(page, number).get_by_role("button", name=words["done"]).click()
 
 
@@ -81,7 +84,7 @@ def test_a_two_round_sheet_is_entered_on_a_phone_with_the_keypad_and_saved(
     _players(page)
     # round 1: ben and cai both win on dan's discard (一炮多响): dan deals next
     _win(page, 1, "ben", "5m", on="dan")
-    _win(page, 1, "cai", "5m", on="dan", same_discard=True)
+    _win(page, 1, "cai", "5m", on="dan", same_discard=True, shot="sheet-keypad-phone-en.png")
     _round(page, 1).locator(".round-preview").get_by_text("After round 1").wait_for()
     page.get_by_role("button", name="+ Next round").click()
     dealer = _round(page, 2).get_by_role("group", name="Dealer")
