@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -245,3 +246,50 @@ def test_proposals_group_the_matches_no_night_holds_by_the_hours_between_them(
     assert [p["matches"] for p in wide] == [made]
     bad = api_client(cast["mia"]).get(nights_url(club, "proposals") + "?hours=99")
     assert bad.status_code == 400 and names_field(bad, "hours")
+
+
+N = C + "nights/{night}/"
+ANYONE = (401, 404, 200, 200, 200)  # anonymous, outsider, member, admin, owner
+# (method, url, body, statuses): members read and compute seatings, admins run the night
+MATRIX: list[tuple[str, str, Any, tuple[int, ...]]] = [
+    ("GET", C + "nights/", None, ANYONE),
+    ("POST", C + "nights/", {}, (401, 404, 403, 201, 201)),
+    ("GET", C + "nights/proposals/", None, ANYONE),
+    ("GET", N, None, ANYONE),
+    ("PATCH", N, {"name": "Friday"}, (401, 404, 403, 200, 200)),
+    ("GET", N + "payments/", None, ANYONE),
+    ("POST", N + "payments/", {"from": "{a}", "to": "{b}", "points": 1},
+     (401, 404, 403, 201, 201)),
+    ("POST", N + "seating/", {"players": "{four}", "rounds": 1, "seed": 1},
+     (401, 404, 403, 200, 200)),
+    ("GET", N + "seating/", None, (401, 404, 404, 404, 404)),  # none made yet
+    ("POST", N + "close/", {}, (401, 404, 403, 200, 200)),
+    ("POST", N + "reopen/", None, (401, 404, 403, 200, 200)),
+    ("DELETE", N, None, (401, 404, 403, 204, 204)),
+    ("POST", C + "seating/", {"players": "{four}", "rounds": 2}, ANYONE),
+    ("POST", C + "sheets/check/", {"players": ["a", "b", "c", "d"], "rounds": []}, ANYONE),
+]
+ROLES = ("anonymous", "outsider", "member", "admin", "owner")
+USER_OF = {"anonymous": None, "outsider": "nora", "member": "mia", "admin": "adam",
+           "owner": "olga"}
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize(("method", "url", "body", "expected"), MATRIX,
+                         ids=[f"{m} {u}" for m, u, _, _ in MATRIX])
+def test_who_may_do_what_with_nights_and_seatings(
+    club: Club, cast: Any, api_client: Any, role: str, method: str, url: str, body: Any,
+    expected: tuple[int, ...],
+) -> None:
+    four = [Player.objects.create(club=club, handle=h).pk for h in "abcd"]
+    night = Night.objects.create(club=club, date="2026-11-03")
+    values = {"a": four[0], "b": four[1], "four": four}
+    if isinstance(body, dict):
+        body = {k: values[v[1:-1]] if isinstance(v, str) and v[:1] == "{" else v
+                for k, v in body.items()}
+    user = USER_OF[role]
+    client = api_client(cast[user] if user else None)
+    response = client.generic(method, url.format(club=club.pk, night=night.pk),
+                              data=None if body is None else json.dumps(body),
+                              content_type="application/json")
+    assert response.status_code == expected[ROLES.index(role)], response.content
