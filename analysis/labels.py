@@ -2,7 +2,7 @@
 
 One table per kind of identifier (patterns, add-ons, payment reasons, violation codes,
 match statuses; the statistics' keys, decomposition parts and filters), keyed exactly as
-the engine and the stats API write them (docs: README's glossary, docs/statistics.md).
+the engine and the stats API write them (docs/glossary.md, docs/statistics.md).
 The English names carry the Chinese term where players know the game by it; the
 zh-Hans catalogue (locale/zh_Hans/LC_MESSAGES/django.po) gives the Chinese names.
 An identifier missing here is shown as it is, never dropped.

@@ -416,7 +416,7 @@ def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
 
     A verification writes about a hundred rows per match (settlement, payment lines, seat
     facts). Model instances and ``bulk_create``, which prepares and quotes each value in
-    Python, cost more than the replay itself (README, "Pipeline benchmark"); COPY takes
+    Python, cost more than the replay itself (docs/benchmarks.md, "Pipeline"); COPY takes
     the values as they are.
     """
     if not rows:

@@ -3,7 +3,7 @@
 Django's ``RedisCacheClient`` builds a new ``redis.Redis`` for every cache call. The
 connections come from a shared pool either way, but building the client (its response
 callbacks, some hundreds of entries) cost ~0.3–0.8 ms a call, and a verification makes
-three (README, "Pipeline benchmark"). A ``redis.Redis`` is safe to share between threads,
+three (docs/benchmarks.md, "Pipeline"). A ``redis.Redis`` is safe to share between threads,
 and its pool starts afresh in a forked process, so one per pool serves a whole process.
 """
 

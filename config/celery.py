@@ -61,8 +61,8 @@ def _yield_to_the_web(**kwargs: Any) -> None:
     processes inherit it). Verifications and reviews are background work that may lag by
     seconds; an upload is a person or an app waiting. Where they share cores, the kernel
     then runs the upload first and the worker on what is left, so a burst of uploads is
-    answered as fast as with no worker beside it and the queue drains after (README,
-    "Pipeline benchmark"). On idle cores a nice value costs nothing."""
+    answered as fast as with no worker beside it and the queue drains after (docs/benchmarks.md,
+    "Pipeline"). On idle cores a nice value costs nothing."""
     from django.conf import settings
 
     lower_priority(settings.WORKER_NICE)

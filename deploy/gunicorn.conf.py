@@ -12,7 +12,7 @@ from typing import Any
 wsgi_app = "config.wsgi:application"
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 # Sync workers: a process per request at a time. An upload is ~10 ms of Python CPU and a
-# few short waits on PostgreSQL and Redis (README "## Pipeline benchmark"); threads would
+# few short waits on PostgreSQL and Redis (docs/benchmarks.md, "Pipeline"); threads would
 # not run Python any faster (one interpreter lock per process), so processes it is, and
 # 2 × cores + 1 of them (5 on 2 cores) keeps the cores busy while some wait on the
 # database. More would only queue on the CPU instead of in the listen backlog, and cost
