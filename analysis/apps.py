@@ -14,10 +14,15 @@ class AnalysisConfig(AppConfig):
         from analysis.league import signals as league
         from analysis.league.events import (
             announce_correction,
+            announce_night_closed,
             announce_settle_up,
             announce_standings,
         )
-        from analysis.league.tasks import rate_after_verdicts, rate_again_after_delete
+        from analysis.league.tasks import (
+            attach_after_verdicts,
+            rate_after_verdicts,
+            rate_again_after_delete,
+        )
         from analysis.signals import verdict_stored
         from analysis.stats.aggregates import forget_match
         from analysis.tasks import queue_review, queue_verification
@@ -28,6 +33,7 @@ class AnalysisConfig(AppConfig):
         verdict_stored.connect(queue_review, dispatch_uid="analysis.review")
         # the club books follow the verdicts (the verification does not call them)
         verdict_stored.connect(rate_after_verdicts, dispatch_uid="analysis.league.rate")
+        verdict_stored.connect(attach_after_verdicts, dispatch_uid="analysis.league.nights")
         # apps are told through webhooks (records/webhooks): receivers, never the core
         verdict_stored.connect(announce_verdicts, dispatch_uid="analysis.events.verdicts")
         verdict_stored.connect(announce_standings, dispatch_uid="analysis.events.standings")
@@ -36,6 +42,7 @@ class AnalysisConfig(AppConfig):
         )
         league.match_corrected.connect(announce_correction, dispatch_uid="analysis.events.fix")
         league.settle_up_recorded.connect(announce_settle_up, dispatch_uid="analysis.events.paid")
+        league.night_closed.connect(announce_night_closed, dispatch_uid="analysis.events.night")
         # however a match goes (API, page, admin), the ratings that counted it are redone
         post_delete.connect(rate_again_after_delete, sender=Match, dispatch_uid="analysis.rate")
         # and the materialised statistics stop counting it (analysis.stats.aggregates)

@@ -501,6 +501,14 @@ class SettleUp(models.Model):
     season = models.ForeignKey(
         Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="settle_ups"
     )
+    night = models.ForeignKey(
+        "Night",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="settle_ups",
+        help_text="The night whose settle-up this pays (its page marks the transfer paid).",
+    )
     payer = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="settle_ups_paid")
     payee = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="settle_ups_received")
     points = models.PositiveIntegerField()
@@ -568,6 +576,97 @@ class RatingStep(models.Model):
         ]
 
 
+# --- Club nights (analysis.league.nights, docs/league.md "Nights") ---
+
+
+class Night(models.Model):
+    """One evening's sitting (牌局) of a club: its matches, the people present and their
+    seating, its own standings and its own settle-up, which admins mark paid.
+
+    ``date`` is the evening's date in the club's time zone; an open night takes in the
+    club's matches played from 06:00 that day to 06:00 the next (analysis.league.nights).
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        CLOSED = "closed", "Closed"
+
+    # no index of its own: night_club_date leads with it
+    club = models.ForeignKey(
+        "records.Club", on_delete=models.CASCADE, related_name="nights", db_index=False
+    )
+    name = models.CharField(max_length=100, blank=True, default="")
+    date = models.DateField(help_text="The evening's date, in the club's time zone.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    point_value = models.DecimalField(
+        max_digits=12, decimal_places=4, null=True, blank=True, help_text="Money per point."
+    )
+    players = models.ManyToManyField(
+        Player, through="NightPlayer", blank=True, related_name="nights",
+        help_text="The people present.",
+    )
+    seating = models.JSONField(
+        null=True, blank=True, help_text="The seating (analysis.league.seating), with its seed."
+    )
+    created_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["open", "closed"]), name="night_status_valid"
+            ),
+        ]
+        indexes = [models.Index(fields=["club", "date"], name="night_club_date")]
+
+    def __str__(self) -> str:
+        return f"night {self.pk} of {self.date}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+
+class NightPlayer(models.Model):
+    """A player present at a night (its seating seats them)."""
+
+    # no index of its own: nightplayer_unique_player leads with it
+    night = models.ForeignKey(
+        Night, on_delete=models.CASCADE, related_name="presence", db_index=False
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["night", "player"], name="nightplayer_unique_player")
+        ]
+
+
+class NightMatch(models.Model):
+    """A match played at a night (a match belongs to one night at most)."""
+
+    # no index of its own: nightmatch_night leads with it
+    night = models.ForeignKey(
+        Night, on_delete=models.CASCADE, related_name="entries", db_index=False
+    )
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="night_entry")
+    added_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    added_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["night_id", "match_id"]
+        indexes = [models.Index(fields=["night", "match"], name="nightmatch_night")]
+
+
 # --- Corrections: history of every change to a match (analysis.league.corrections) ---
 
 
@@ -606,3 +705,5 @@ register_history(
     Match, app="analysis", excluded_fields=["raw", "document", "lease_until", "lease_owner"]
 )
 register_history(Seat, app="analysis")
+# a handle's link to a member's account: who linked or unlinked it, when and why
+register_history(Player, app="analysis", excluded_fields=["created_at"])

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -25,6 +26,8 @@ def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
     if match is None:
         raise Http404("No such match.")
     names = {seat.seat: seat.player.handle for seat in match.seats.all()}
+    # a score sheet has no tiles to replay: its rounds link to the round as written down
+    sheet = Match.objects.filter(pk=match.pk, document__format="xuezhan-sheet").exists()
     rounds: list[dict[str, Any]] = []
     for round_ in match.rounds.all():
         settlement = getattr(round_, "settlement", None)
@@ -32,7 +35,8 @@ def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
             {
                 "round": round_,
                 "settlement": settlement,
-                "url": viewer.viewer_url(club_id, match.pk, round_.index),
+                "url": reverse("pages:sheet-round", args=[club_id, match.pk, round_.index + 1])
+                if sheet else viewer.viewer_url(club_id, match.pk, round_.index),
                 "dealer": names.get(round_.dealer, round_.dealer),
                 "lines": [
                     {
@@ -73,6 +77,7 @@ def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
             "pending": match.status in Match.PENDING,
             "is_admin": membership.has_role(Membership.Role.ADMIN),
             "duplicate": request.GET.get("duplicate") == "1",
+            "sheet": sheet,
         },
     )
 

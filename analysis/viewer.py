@@ -14,7 +14,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -143,6 +143,8 @@ def round_viewer(request: HttpRequest, club_id: int, match_id: int, number: int)
     round_ = Round.objects.filter(match=match, index=index).first()
     if round_ is None:
         raise Http404("No such round.")
+    if match.document.get("format") == "xuezhan-sheet":  # no tiles: the round as written
+        return redirect("pages:sheet-round", club_id=club_id, match_id=match_id, number=number)
     names = [s.player.handle for s in Seat.objects.filter(match=match).select_related("player")
              .order_by("seat")]
     round_count = Round.objects.filter(match=match).count()

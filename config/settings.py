@@ -141,6 +141,9 @@ INSTALLED_APPS = [
     "records",
     "analysis",
 ]
+# a correction's reason is kept whole in its history rows (the default column holds 100
+# characters, and a longer reason failed the correction)
+SIMPLE_HISTORY_HISTORY_CHANGE_REASON_USE_TEXT_FIELD = True
 
 MIDDLEWARE = [
     "records.middleware.RequestIdMiddleware",

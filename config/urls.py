@@ -6,6 +6,8 @@ from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 import analysis.exports.urls
+import analysis.league.nights.urls
+import analysis.league.sheets.urls
 import analysis.league.urls
 import analysis.stats.urls
 import analysis.urls
@@ -20,7 +22,8 @@ from records.signin import ThrottledLoginView
 #: every feature's routes, in one order for the API and the pages
 FEATURES = (
     records.urls, records.bulk.urls, records.webhooks.urls, analysis.urls, analysis.stats.urls,
-    analysis.league.urls, analysis.exports.urls,
+    analysis.league.urls, analysis.league.nights.urls, analysis.league.sheets.urls,
+    analysis.exports.urls,
 )
 
 api: list[URLPattern | URLResolver] = [

@@ -76,7 +76,7 @@ def club_list(request: HttpRequest) -> HttpResponse:
         else:
             club = services.create_club(name=name, owner=signed_in(request))
             messages.success(request, _("Club “%(name)s” created.") % {"name": club.name})
-            return redirect("pages:match-list", club_id=club.pk)
+            return redirect("pages:club-home", club_id=club.pk)
     clubs = selectors.clubs_for_user(request.user).order_by("name", "pk")
     return render(request, "records/club_list.html", {"clubs": clubs})
 
@@ -214,7 +214,7 @@ def _answer(request: HttpRequest, invitation: Invitation, *, accept: bool,
             messages.error(request, _("This invitation is no longer open."))
         return redirect(back)
     messages.success(request, _("Welcome to %(club)s.") % {"club": club.name})
-    return redirect("pages:match-list", club_id=club.pk)
+    return redirect("pages:club-home", club_id=club.pk)
 
 
 @login_required

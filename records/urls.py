@@ -60,7 +60,8 @@ api_urls: list[URLPattern] = [
 page_urls: list[URLPattern] = [
     path("", pages.home, name="home"),
     path("clubs/", pages.club_list, name="club-list"),
-    path(CLUB, pages.match_list, name="match-list"),
+    # the club's own page (its home) is the books' (analysis/league/nights/urls.py)
+    path(CLUB + "matches/", pages.match_list, name="match-list"),
     path(CLUB + "upload/", pages.match_upload, name="match-upload"),
     path(CLUB + "members/", pages.club_members, name="club-members"),
     path(CLUB + "members/invite/", pages.member_invite, name="member-invite"),

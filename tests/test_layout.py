@@ -15,13 +15,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS = ("records", "analysis", "config")
-PAGE_MODULES = (
-    "records/pages.py", "analysis/pages.py", "analysis/viewer.py",
-    "analysis/stats/pages.py", "analysis/league/pages.py", "records/webhooks/pages.py",
-)
-FEATURE_URLS = ("records/urls.py", "analysis/urls.py", "analysis/stats/urls.py",
-                "analysis/league/urls.py", "records/webhooks/urls.py",
-                "analysis/exports/urls.py", "records/bulk/urls.py")
+#: every module that renders pages, and every feature's routes, found by name
+PAGE_MODULES = tuple(sorted(
+    p.relative_to(ROOT).as_posix() for app in APPS for p in (ROOT / app).rglob("*.py")
+    if p.name in {"pages.py", "viewer.py"}
+))
+FEATURE_URLS = tuple(sorted(
+    p.relative_to(ROOT).as_posix() for app in ("records", "analysis")
+    for p in (ROOT / app).rglob("urls.py")
+))
 #: (module, imported module): function-local on purpose, and why
 LOCAL_IMPORTS_ALLOWED = {
     # Django's own rule: an app's models and signals are wired once the registry is ready

@@ -11,19 +11,22 @@ verification recomputes the club's ratings. Standings and ledgers are read fresh
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from analysis.league.services import LeagueError, resolve_ruleset
 from analysis.league.signals import counted_matches_changed, match_corrected, publish
 from analysis.models import MatchAcceptance, MatchDocumentVersion, MatchVoid
 from records.errors import DocumentError
-from records.models import Match, Player, Round, Seat
+from records.models import Club, Match, Player, Round, Seat
 from records.services import check_document, parse_document
 from xuezhan.schema import canonical_bytes
 
@@ -155,48 +158,248 @@ def _set_void(match: Match, void: bool, by: User, reason: str) -> bool:
     return False
 
 
+# -- the history: one row per change a person made ---------------------------------------
+
+#: history rows of one person, with one reason, this close in time are one change (a
+#: correction writes all its rows in one transaction, within milliseconds)
+SAME_CHANGE = timedelta(seconds=5)
+#: fields of a match that change by themselves with its verification, never by a person
+_BOOKKEEPING = {"status", "status_changed_at", "attempts", "last_error", "uploaded_at"}
+_DOCUMENT = {"raw_sha256", "content_sha256", "source_match_id"}
+
+
+@dataclass(frozen=True)
+class Item:
+    """One thing a change did: ``field`` went from ``before`` to ``after`` (codes and
+    names, worded in the page language by :func:`item_text`)."""
+
+    field: str  # seat, ruleset, played_at, document, void, acceptance, upload, link
+    before: str | None = None
+    after: str | None = None
+    seat: int | None = None
+
+
 @dataclass
 class Change:
+    """One change a person made: who, when, what, why."""
+
     when: datetime
     who: str | None
-    what: str
+    items: list[Item]
     reason: str
+    user_id: int | None = field(default=None, repr=False)
+    subject: str = ""  # what was changed when it is not the match (a handle)
+
+    @property
+    def texts(self) -> list[str]:
+        """Each item in words, in the page language."""
+        return [item_text(i) for i in self.items]
+
+    @property
+    def what(self) -> str:
+        return "; ".join(self.texts)
+
+    @property
+    def changes(self) -> list[dict[str, Any]]:
+        return [{"field": i.field, "seat": i.seat, "from": i.before, "to": i.after}
+                for i in self.items]
+
+
+def wind(seat: int) -> str:
+    return [pgettext("wind", "East"), pgettext("wind", "South"), pgettext("wind", "West"),
+            pgettext("wind", "North")][seat]
+
+
+def ruleset_name(code: str | None) -> str:
+    """A preset's name in the page language (a ruleset built on it shows its preset's)."""
+    names = {"chengdu": _("Chengdu rules"), "online": _("Online rules")}
+    return names.get(code or "", code or "")
+
+
+def item_text(item: Item) -> str:
+    """One item of a change, in the page language."""
+    none = pgettext("nobody or nothing", "none")
+    values = {"before": item.before or none, "after": item.after or none}
+    if item.field == "seat" and item.seat is not None:
+        return _("%(seat)s: %(before)s → %(after)s") % {**values, "seat": wind(item.seat)}
+    if item.field == "ruleset":
+        return _("Ruleset: %(before)s → %(after)s") % {
+            "before": ruleset_name(item.before), "after": ruleset_name(item.after)}
+    if item.field == "played_at":
+        return _("Played at: %(before)s → %(after)s") % values
+    if item.field == "link":
+        return _("Linked account: %(before)s → %(after)s") % values
+    if item.field == "document":
+        return _("Document replaced (the old one is kept)")
+    if item.field == "upload":
+        return pgettext("history", "Uploaded")
+    if item.field == "void":
+        return _("Voided: counted nowhere") if item.after else _("Counted again")
+    if item.field == "acceptance":
+        return _("Accepted as played") if item.after is not None else _(
+            "Acceptance as played withdrawn")
+    return item.field
+
+
+@dataclass
+class _Row:
+    when: datetime
+    user_id: int | None
+    user: str | None
+    reason: str
+    items: list[Item]
 
 
 def match_history(match: Match) -> list[Change]:
-    """Every recorded change to the match, its seats, its acceptance and its voiding,
-    oldest first."""
-    changes: list[Change] = []
-    kinds = {"+": "created", "~": "changed", "-": "removed"}
-    sources: list[tuple[Any, Any]] = [
-        (Match.history.filter(id=match.pk), _match_what),  # type: ignore[attr-defined]
-        (Seat.history.filter(match_id=match.pk), _seat_what),  # type: ignore[attr-defined]
-        (MatchAcceptance.history.filter(match_id=match.pk), _named("acceptance")),
-        (MatchVoid.history.filter(match_id=match.pk), _named("void")),
-    ]
-    for rows, describe in sources:
-        for row in rows.select_related("history_user").order_by("history_date", "history_id"):
-            user = row.history_user.username if row.history_user else None
-            what = describe(row, kinds[row.history_type])
-            changes.append(Change(row.history_date, user, what, row.history_change_reason or ""))
-    return sorted(changes, key=lambda c: c.when)
+    """The match's history, oldest first: its upload and each change a person made (its
+    seats, ruleset, document, voiding, acceptance: the database rows of one correction as
+    one change). The verification's own bookkeeping (status, attempts) is no change of
+    anyone's, and the verdicts are written without history rows."""
+    rows: list[_Row] = []
+    for row in _history(Match.history.filter(id=match.pk)):  # type: ignore[attr-defined]
+        rows.extend(_match_rows(row, match))
+    for row in _history(Seat.history.filter(match_id=match.pk)):  # type: ignore[attr-defined]
+        handle = _handle(row.player_id)
+        item = (Item("seat", before=handle, seat=row.seat) if row.history_type == "-"
+                else Item("seat", after=handle, seat=row.seat))
+        rows.append(_person(row, [item]))
+    for row in _history(MatchAcceptance.history.filter(match_id=match.pk)):
+        accepted = None if row.history_type == "-" else (row.reason or "")
+        rows.append(_person(row, [Item("acceptance", after=accepted)]))
+    for row in _history(MatchVoid.history.filter(match_id=match.pk)):
+        rows.append(_person(row, [Item("void", after=None if row.history_type == "-" else "1")]))
+    return _grouped(rows)
 
 
-def _match_what(row: Any, kind: str) -> str:
-    if kind != "changed":
-        return f"match {kind}"
+def _history(rows: Any) -> Any:
+    return rows.select_related("history_user").order_by("history_date", "history_id")
+
+
+def _person(row: Any, items: list[Item]) -> _Row:
+    user = row.history_user
+    return _Row(row.history_date, user.pk if user else None, user.username if user else None,
+                row.history_change_reason or "", items)
+
+
+def _match_rows(row: Any, match: Match) -> list[_Row]:
+    if row.history_type == "+":
+        uploader = match.uploaded_by
+        return [_Row(row.history_date, uploader.pk if uploader else None,
+                     uploader.username if uploader else None, "", [Item("upload")])]
     previous = row.prev_record
-    if previous is None:
-        return "match changed"
-    delta = row.diff_against(previous)
-    fields = sorted(c.field for c in delta.changes if c.field not in ("status_changed_at",))
-    return "match changed: " + (", ".join(fields) or "no field")
+    if previous is None or row.history_type != "~":
+        return []
+    delta = {c.field: c for c in row.diff_against(previous).changes}
+    out = []
+    items: list[Item] = []
+    if "ruleset_name" in delta or "ruleset" in delta:
+        items.append(Item("ruleset", before=previous.ruleset_name, after=row.ruleset_name))
+    if _DOCUMENT & set(delta):
+        items.append(Item("document"))
+    if "played_at" in delta:
+        items.append(Item("played_at", before=_moment(previous.played_at, match),
+                          after=_moment(row.played_at, match)))
+    if items:
+        out.append(_person(row, items))
+    return out
 
 
-def _seat_what(row: Any, kind: str) -> str:
-    handle = Player.objects.filter(pk=row.player_id).values_list("handle", flat=True).first()
-    return f"seat {row.seat}: {handle} {kind}"
+def _moment(value: datetime | None, match: Match) -> str | None:
+    if value is None:
+        return None
+    return timezone.localtime(value, ZoneInfo(match.club.time_zone)).strftime("%Y-%m-%d %H:%M")
 
 
-def _named(name: str) -> Any:
-    return lambda row, kind: f"{name} {kind}"
+def _handle(player_id: int | None) -> str | None:
+    if player_id is None:
+        return None
+    return Player.objects.filter(pk=player_id).values_list("handle", flat=True).first()
+
+
+def _grouped(rows: list[_Row]) -> list[Change]:
+    """Rows of one person with one reason, close in time, as one change; a seat emptied
+    and filled in one change reads as one item, and one that ends as it began, as none."""
+    rows.sort(key=lambda r: r.when)
+    changes: list[Change] = []
+    last: _Row | None = None
+    for row in rows:
+        current = changes[-1] if changes else None
+        if (current is not None and last is not None and row.user_id == current.user_id
+                and row.reason == current.reason and row.when - last.when <= SAME_CHANGE):
+            current.items.extend(row.items)
+        else:
+            changes.append(Change(row.when, row.user, list(row.items), row.reason,
+                                  user_id=row.user_id))
+        last = row
+    for change in changes:
+        change.items = _merged(change.items)
+    return [c for c in changes if c.items]
+
+
+def _merged(items: list[Item]) -> list[Item]:
+    seats: dict[int, Item] = {}
+    others = []
+    for item in items:
+        if item.field == "seat" and item.seat is not None:
+            had = seats.get(item.seat)
+            before = had.before if had and had.before is not None else item.before
+            after = item.after if item.after is not None else (had.after if had else None)
+            seats[item.seat] = Item("seat", before=before, after=after, seat=item.seat)
+        elif item not in others:
+            others.append(item)
+    moved = [seats[s] for s in sorted(seats) if seats[s].before != seats[s].after]
+    return moved + others
+
+
+# -- handles linked to members' accounts --------------------------------------------------
+
+
+def link_handle(*, player: Player, user: User | None, by: User, reason: str = "") -> Player:
+    """Link a handle to a member's account (``user``) or unlink it (None), with who and
+    why in the handle's history.
+
+    :raises LeagueError: ``user``: not a member of the club, or already linked to another
+        handle of the club.
+    """
+    if user is not None:
+        if not player.club.memberships.filter(user=user).exists():
+            raise LeagueError("user", _("not a member of this club"))
+        other = Player.objects.filter(club=player.club_id, user=user).exclude(pk=player.pk)
+        if other.exists():
+            raise LeagueError("user", _("already linked to the handle %(handle)s") % {
+                "handle": other.first().handle})  # type: ignore[union-attr]
+    history = Player.history  # type: ignore[attr-defined]
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.user_id == (user.pk if user else None):
+            return player
+        if not history.filter(id=player.pk).exists():  # what it was before anyone changed it
+            history.model.objects.create(
+                id=player.pk, club_id=player.club_id, handle=player.handle,
+                user_id=player.user_id, history_date=player.created_at, history_type="+",
+                history_user=None, history_change_reason=None)
+        player.user = user
+        _save(player, by, reason.strip())
+    return player
+
+
+def handle_history(club: Club) -> list[Change]:
+    """Every link or unlink of the club's handles, newest first."""
+    rows = Player.history.filter(club_id=club.pk)  # type: ignore[attr-defined]
+    changes = []
+    for row in _history(rows):
+        previous = row.prev_record
+        if row.history_type != "~" or previous is None or previous.user_id == row.user_id:
+            continue
+        user = row.history_user
+        item = Item("link", before=_username(previous.user_id), after=_username(row.user_id))
+        changes.append(Change(row.history_date, user.username if user else None, [item],
+                              row.history_change_reason or "",
+                              user_id=user.pk if user else None, subject=row.handle))
+    return changes[::-1]
+
+
+def _username(user_id: int | None) -> str | None:
+    if user_id is None:
+        return None
+    return User.objects.filter(pk=user_id).values_list("username", flat=True).first()

@@ -1,5 +1,6 @@
 """What the club books tell apps: receivers of the books' signals (and of the verdicts) that
-send the webhook events ``match.corrected``, ``settleup.recorded`` and ``standings.changed``
+send the webhook events ``match.corrected``, ``settleup.recorded``, ``standings.changed``
+and ``night.closed``
 (records/webhooks; connected in AnalysisConfig.ready)."""
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from typing import Any
 
 from analysis.events import link, match_data, wanting
 from analysis.league import selectors
-from analysis.models import Season, SettleUp
+from analysis.league.nights.selectors import night_book
+from analysis.models import Night, Season, SettleUp
 from records.models import Match
 from records.serializers import iso
 from records.webhooks import tasks as webhooks
@@ -38,6 +40,25 @@ def announce_settle_up(sender: Any, *, settle_up_id: int, club_id: int, **kwargs
         "links": {"ledger": link("api:ledger", club_id=club_id)},
     }  # fmt: skip
     webhooks.announce(club_id=club_id, event="settleup.recorded", data=data)
+
+
+def announce_night_closed(sender: Any, *, night_id: int, club_id: int, **kwargs: Any) -> None:
+    """The receiver of ``night_closed``: the night's final standings and what was settled."""
+    if not wanting([club_id], {"night.closed"}):
+        return
+    book = night_book(Night.objects.get(pk=night_id))
+    data = {
+        "night": night_id, "club": club_id, "name": book.night.name,
+        "date": book.night.date.isoformat(),
+        "matches": [entry.match.pk for entry in book.entries],
+        "balances": [{"player": b.player, "handle": b.handle, "played": b.played,
+                      "points": b.points} for b in book.ledger.balances],
+        "transfers": [{"from": t.payer, "to": t.payee, "points": t.points}
+                      for t in book.ledger.transfers],
+        "links": {"api": link("api:night-detail", club_id=club_id, night_id=night_id),
+                  "page": link("pages:night-detail", club_id=club_id, night_id=night_id)},
+    }  # fmt: skip
+    webhooks.announce(club_id=club_id, event="night.closed", data=data)
 
 
 def announce_standings(sender: Any, *, club_ids: list[int] | None = None,

@@ -5,29 +5,33 @@ Forms are checked by the API's serializers, so a page and the API refuse the sam
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
 
-from analysis import labels
 from analysis.league import ratings, selectors, services
+from analysis.league.corrections import (
+    correct_match,
+    handle_history,
+    link_handle,
+    ruleset_name,
+    wind,
+)
 from analysis.league.corrections import match_history as history
 from analysis.league.params import ledger_for, ruleset_param
 from analysis.league.serializers import SeasonSerializer, SettleUpSerializer, decimal_of
-from analysis.models import Season, SettleUp
+from analysis.league.tasks import recompute_ratings
+from analysis.models import MatchVoid, Season, SettleUp
 from analysis.tasks import verify_match
-from records import services as records_services
-from records.access import member_or_404
-from records.errors import DocumentError
-from records.models import Match, Membership
+from records.access import member_or_404, require_admin
+from records.models import Match, Membership, Player
 from records.permissions import signed_in
-from xuezhan.schema import canonical_bytes
-from xuezhan.sheet import IMPLIED, settle_sheet
+from xuezhan.rules import PRESETS
 
 
 def _season_form(post: Any) -> dict[str, Any]:
@@ -226,138 +230,141 @@ def season_what_if(request: HttpRequest, club_id: int, season_id: int) -> HttpRe
     return render(request, "league/what_if.html", context, status=status)
 
 
+CORRECTIONS = ("players", "ruleset", "void", "unvoid", "accept", "withdraw")
+
+
 @login_required
 def match_history(request: HttpRequest, club_id: int, match_id: int) -> HttpResponse:
+    """The match's history (members), one row per change a person made; admins correct
+    the match here (who sat where, the ruleset, void or count it again, accept an illegal
+    match as played or withdraw that), always with a reason."""
     membership = member_or_404(request, club_id)
-    match = Match.objects.filter(club=membership.club, pk=match_id).defer("raw").first()
+    club = membership.club
+    match = Match.objects.filter(club=club, pk=match_id).defer("raw").first()
     if match is None:
         raise Http404("No such match.")
+    errors: dict[str, str] = {}
+    status = 200
+    if request.method == "POST":
+        require_admin(membership)
+        try:
+            _correct(request, match)
+        except services.LeagueError as exc:
+            errors = {exc.field: correction_error(exc)}
+            status = 400
+        else:
+            messages.success(request, _("Saved: the change is in the history below."))
+            return redirect("pages:match-history", club_id=club.pk, match_id=match.pk)
+    seats = list(match.seats.select_related("player").order_by("seat"))
     return render(
         request,
         "league/match_history.html",
-        {"club": membership.club, "match": match, "changes": history(match)},
+        {
+            "club": club,
+            "match": match,
+            "changes": history(match),
+            "is_admin": membership.has_role(Membership.Role.ADMIN),
+            "errors": errors,
+            "form": request.POST,
+            "seats": [(correction_wind(s.seat), s) for s in seats],
+            "roster": Player.objects.filter(club=club).order_by("handle"),
+            "voided": MatchVoid.objects.filter(match=match).exists(),
+            "acceptance": selectors.accepted(match),
+            "presets": [(name, ruleset_name(name)) for name in PRESETS],
+        },
+        status=status,
     )
 
 
-SHEET_EXAMPLE = """[
-  {"dealer": 0, "events": [
-    {"type": "win", "seat": 1, "from": 3, "tile": "9m",
-     "pattern": "qing_yi_se", "add_ons": {"gen": 1}}
-  ]},
-  {"dealer": 1, "events": [], "drawn": true, "ready": [{"seat": 2, "fan": 1}], "flower_pigs": [0]}
-]"""
+def correction_wind(seat: int) -> str:
+    return wind(seat)
 
 
-def _sheet_from_form(post: Any) -> tuple[dict[str, Any], str | None]:
-    """The sheet the form describes, or why its rounds are not JSON."""
-    sheet: dict[str, Any] = {
-        "format": "xuezhan-sheet",
-        "version": 1,
-        "ruleset": post.get("ruleset", "").strip() or "chengdu",
-        "players": [post.get(f"player{i}", "").strip() for i in range(4)],
-        "rounds": [],
-    }
-    if post.get("played_at"):
-        sheet["played_at"] = post["played_at"]
-    try:
-        sheet["rounds"] = json.loads(post.get("rounds", "[]"))
-    except ValueError as exc:
-        return sheet, _("rounds: not JSON (%(why)s)") % {"why": exc}
-    return sheet, None
+def correction_error(exc: services.LeagueError) -> str:
+    """A refused correction, naming its field in the page language."""
+    names = {"reason": _("Why"), "players": _("Players"), "ruleset": _("Ruleset"),
+             "match": _("Match"), "document": _("Document"), "action": _("Change")}
+    return _("%(field)s: %(message)s") % {"field": names.get(exc.field, exc.field),
+                                          "message": exc.message}
 
 
-def _sheet_builder_text() -> dict[str, Any]:
-    """What the round-by-round form's script shows, in the page language."""
-    add_ons = {k: v for k, v in labels.table("add_on").items() if k not in IMPLIED}
-    return {
-        "patterns": labels.table("pattern"),
-        "add_ons": add_ons,
-        "reasons": labels.table("reason"),
-        "violations": labels.table("violation"),
-        "text": {
-            "round": _("Round"),
-            "dealer": _("Dealer"),
-            "add_win": _("Add a win"),
-            "add_kong": _("Add a kong"),
-            "add_round": _("Add a round"),
-            "remove": _("Remove"),
-            "remove_round": _("Remove this round"),
-            "win": _("Win"),
-            "kong": _("Kong"),
-            "winner": _("Winner"),
-            "on_discard_of": _("On the discard of"),
-            "self_drawn": _("self-drawn"),
-            "tile": _("Tile"),
-            "rob_kong": _("Robbed a kong (qiang gang)"),
-            "after_kong": _("On a kong's replacement (gang shang hua)"),
-            "kong_discard": _("On the discard after a kong (gang shang pao)"),
-            "with_previous": _("Same discard as the win before"),
-            "pattern": _("Pattern"),
-            "add_ons": _("Add-ons"),
-            "fan": _("Fan"),
-            "who": _("Who"),
-            "kind": _("Kind"),
-            "from": _("From"),
-            "kinds": {
-                "direct": _("direct (on a discard)"),
-                "added": _("added (to a pung)"),
-                "concealed": _("concealed"),
-            },
-            "drawn": _("Drawn: the wall ran out"),
-            "at_the_draw": _("At the draw"),
-            "still_in": _("not ready"),
-            "ready": _("ready"),
-            "flower_pig": _("flower pig"),
-            "preview": _("Settlement"),
-            "payments": _("Payments"),
-            "failed": _("The preview could not be reached."),
-            "adds_up": _("Everything on the sheet adds up."),
-            "no_payments": _("No payments."),
-            "totals": _("Totals"),
-            "seat": _("seat"),
-            "event": _("event"),
-        },
-    }
+def _correct(request: HttpRequest, match: Match) -> None:
+    post, by = request.POST, signed_in(request)
+    action = post.get("action", "")
+    reason = post.get("reason", "").strip()[:1000]
+    if action not in CORRECTIONS:
+        raise services.LeagueError("action", _("unknown change"))
+    if not reason:
+        raise services.LeagueError("reason", _("say why"))
+    if action == "accept":
+        services.accept_match(match=match, by=by, reason=reason)
+        recompute_ratings.delay_on_commit(match.club_id)
+        return
+    if action == "withdraw":
+        services.withdraw_acceptance(match=match, by=by, reason=reason)
+        recompute_ratings.delay_on_commit(match.club_id)
+        return
+    fields: dict[str, Any] = {}
+    if action == "players":
+        fields["players"] = [(post.get(f"new{i}", "").strip() or post.get(f"seat{i}", "")).strip()
+                             for i in range(4)]
+    elif action == "ruleset":
+        fields["ruleset"] = post.get("ruleset", "")
+    else:
+        fields["void"] = action == "void"
+    outcome = correct_match(match=match, by=by, reason=reason, **fields)
+    if outcome.reverify:
+        verify_match.delay_on_commit(outcome.match.pk)
+    if outcome.ratings:
+        recompute_ratings.delay_on_commit(match.club_id)
 
 
 @login_required
-def sheet_new(request: HttpRequest, club_id: int) -> HttpResponse:
-    """Enter a score sheet: preview the settlement round by round, then save it as a match."""
+def player_list(request: HttpRequest, club_id: int) -> HttpResponse:
+    """The club's handles and the members' accounts they are linked to; admins link or
+    unlink them (with a reason, kept with who and when in the list of changes below)."""
     membership = member_or_404(request, club_id)
     club = membership.club
-    context: dict[str, Any] = {
+    errors: dict[str, str] = {}
+    status = 200
+    if request.method == "POST":
+        require_admin(membership)
+        try:
+            _link(request, club)
+        except services.LeagueError as exc:
+            errors = {exc.field: exc.message}
+            status = 400
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("pages:player-list", club_id=club.pk)
+    return render(request, "league/players.html", {
         "club": club,
+        "is_admin": membership.has_role(Membership.Role.ADMIN),
+        "players": Player.objects.filter(club=club).select_related("user").order_by("handle"),
+        "members": club.memberships.select_related("user").order_by("user__username"),
+        "changes": handle_history(club)[:50],
+        "errors": errors,
         "form": request.POST,
-        "example": SHEET_EXAMPLE,
-        "builder": _sheet_builder_text(),
-    }
-    if request.method != "POST":
-        return render(request, "league/sheet_new.html", context)
-    sheet, problem = _sheet_from_form(request.POST)
-    if problem:
-        context["problem"] = problem
-        return render(request, "league/sheet_new.html", context, status=400)
-    report = settle_sheet(sheet)
-    names = sheet["players"]
-    context["report"] = report
-    context["rounds"] = [
-        {
-            "index": i,
-            "deltas": list(zip(names, r.settlement.deltas, strict=True)),
-            "payments": [(names[p.payer], names[p.payee], p) for p in r.settlement.payments],
-        }
-        for i, r in enumerate(report.rounds)
-    ]
-    context["totals"] = list(zip(names, report.totals, strict=True))
-    if request.POST.get("action") != "save":
-        return render(request, "league/sheet_new.html", context)
+    }, status=status)
+
+
+def _link(request: HttpRequest, club: Any) -> None:
+    post = request.POST
+    player = Player.objects.filter(club=club, pk=_int(post.get("player"))).first()
+    if player is None:
+        raise services.LeagueError("player", _("no such player in this club"))
+    user = None
+    if post.get("action") == "link":
+        member = club.memberships.filter(pk=_int(post.get("member"))).select_related("user").first()
+        if member is None:
+            raise services.LeagueError("user", _("choose a member of the club"))
+        user = member.user
+    link_handle(player=player, user=user, by=signed_in(request),
+                reason=post.get("reason", "")[:1000])
+
+
+def _int(value: Any) -> int:
     try:
-        upload = records_services.upload_match(
-            club=club, raw=canonical_bytes(sheet), uploaded_by=signed_in(request)
-        )
-    except DocumentError as exc:
-        context["problem"] = "; ".join(f"{e['path']}: {e['message']}" for e in exc.errors)
-        return render(request, "league/sheet_new.html", context, status=400)
-    if upload.created:
-        verify_match.delay_on_commit(upload.match.pk)
-    return redirect("pages:match-detail", club_id=club.pk, match_id=upload.match.pk)
+        return int(value)
+    except (TypeError, ValueError):
+        return 0

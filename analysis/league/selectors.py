@@ -494,3 +494,58 @@ def what_if(season: Season, ruleset: dict[str, Any]) -> WhatIf:
     rows = [WhatIfRow(p, handles[p], net_a[p], net_b[p]) for p in players]
     rows.sort(key=lambda r: (-r.net_b, r.handle))
     return WhatIf(season, ruleset, rows, illegal, len(ids))
+
+
+# --- a set of matches (a night): standings and balances over exactly these ---
+# Entry points of their own, so that the books' storage can change beneath them
+# (docs/league.md, "Nights"): they read through match_results, as the season does.
+
+
+def match_set_standings(match_ids: list[int], *, rules: Season | None = None) -> list[Row]:
+    """The ranked rows over exactly these matches (those that count: see ``counted``):
+    by net, ties split by matches won then net per round, everyone ranked, unless ``rules``
+    (a season's method, tie-breaks and minimum) says otherwise."""
+    ids = list(Match.objects.filter(pk__in=match_ids).filter(counted(True))
+               .values_list("pk", flat=True))
+    results = match_results(sorted(ids))
+    players = {p for r in results for p in r.net}
+    handles = dict(Player.objects.filter(pk__in=players).values_list("pk", "handle"))
+    rules = rules or Season(method=Season.Method.NET, tie_breaks=["wins", "net_per_round"])
+    return compute_rows(rules, results, handles)
+
+
+def match_set_ledger(
+    match_ids: list[int], *, settle_ups: QuerySet[SettleUp], point_value: Decimal | None
+) -> Ledger:
+    """Balances over exactly these matches (those that count, complete rounds) less the
+    given settle-ups, and the fewest transfers that settle what is left: a night's
+    settle-up. Nothing is carried over (``opening`` is 0)."""
+    ids = list(Match.objects.filter(pk__in=match_ids).filter(counted(True))
+               .values_list("pk", flat=True))
+    played: dict[int, int] = defaultdict(int)
+    for result in match_results(sorted(ids)):
+        for player, net in result.net.items():
+            played[player] += net
+    settled: dict[int, int] = defaultdict(int)
+    for payer, payee, points in settle_ups.values_list("payer_id", "payee_id", "points"):
+        settled[payer] += points
+        settled[payee] -= points
+    players = sorted(set(played) | set(settled))
+    handles = dict(Player.objects.filter(pk__in=players).values_list("pk", "handle"))
+
+    def money(points: int) -> ledger.Money | None:
+        return None if point_value is None else ledger.to_money(points, point_value)
+
+    players.sort(key=lambda p: handles[p])
+    balances = [Balance(p, handles[p], 0, played[p], settled[p], None) for p in players]
+    for b in balances:
+        b.money = money(b.points)
+    outstanding = {b.player: b.points for b in balances}
+    transfers = [
+        LedgerTransfer(
+            t.payer, handles[t.payer], t.payee, handles[t.payee], t.points, money(t.points)
+        )
+        for t in ledger.fewest_transfers(outstanding)
+    ]
+    nonzero = sum(1 for v in outstanding.values() if v)
+    return Ledger(balances, transfers, point_value, exact=nonzero <= ledger.EXACT_LIMIT)

@@ -320,8 +320,23 @@ class CorrectionSerializer(serializers.Serializer[Any]):
     )
 
 
+class ChangeItemSerializer(serializers.Serializer[Any]):
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        return {
+            "field": serializers.CharField(help_text="seat, ruleset, played_at, document, "
+                                           "void, acceptance, upload or link"),
+            "seat": serializers.IntegerField(allow_null=True, help_text="For a seat, 0–3."),
+            "from": serializers.CharField(allow_null=True),
+            "to": serializers.CharField(allow_null=True),
+        }
+
+
 class ChangeSerializer(serializers.Serializer[Any]):
+    """One change a person made (its database rows together)."""
+
     when = serializers.DateTimeField()
-    who = serializers.CharField(allow_null=True)
-    what = serializers.CharField()
+    who = serializers.CharField(allow_null=True, help_text="null: nobody signed in (a "
+                                "change made before who made it was recorded).")
+    what = serializers.CharField(help_text="The change in words, in the request's language.")
+    changes = ChangeItemSerializer(many=True)
     reason = serializers.CharField()

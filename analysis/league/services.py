@@ -17,6 +17,7 @@ from analysis.league.selectors import TIE_BREAK_NAMES, counted, match_results
 from analysis.league.signals import counted_matches_changed, publish, settle_up_recorded
 from analysis.models import (
     MatchAcceptance,
+    Night,
     PlayerRating,
     RatingStep,
     Season,
@@ -110,21 +111,35 @@ def unassign_match(*, season: Season, match: Match) -> None:
 
 
 def accept_match(*, match: Match, by: User | None, reason: str) -> MatchAcceptance:
-    """Accept an illegal match as played (seasons that opt in count it)."""
+    """Accept an illegal match as played (seasons that opt in count it); the history keeps
+    who accepted it and why."""
     if not reason.strip():
         raise LeagueError("reason", _("say why the club accepts this match"))
     if match.status != Match.Status.ILLEGAL:
         message = _("only an illegal match needs accepting (it is %(status)s)")
         raise LeagueError("match", message % {"status": match.status})
     with transaction.atomic():
-        MatchAcceptance.objects.filter(match=match).delete()
+        for old in MatchAcceptance.objects.filter(match=match):
+            _delete_with_history(old, by, reason.strip())
+        acceptance = MatchAcceptance(match=match, accepted_by=by, reason=reason.strip())
+        acceptance._history_user = by  # type: ignore[attr-defined]
+        acceptance._change_reason = reason.strip()  # type: ignore[attr-defined]
+        acceptance.save()
         publish(counted_matches_changed, club_id=match.club_id, match_ids=[match.pk])
-        return MatchAcceptance.objects.create(match=match, accepted_by=by, reason=reason.strip())
+        return acceptance
 
 
-def withdraw_acceptance(*, match: Match) -> None:
-    MatchAcceptance.objects.filter(match=match).delete()
+def withdraw_acceptance(*, match: Match, by: User | None = None, reason: str = "") -> None:
+    """The club no longer accepts the match as played; the history keeps who and why."""
+    for old in MatchAcceptance.objects.filter(match=match):
+        _delete_with_history(old, by, reason.strip())
     publish(counted_matches_changed, club_id=match.club_id, match_ids=[match.pk])
+
+
+def _delete_with_history(row: Any, by: User | None, reason: str) -> None:
+    row._history_user = by
+    row._change_reason = reason
+    row.delete()
 
 
 def record_settle_up(
@@ -136,9 +151,11 @@ def record_settle_up(
     by: User | None,
     paid_at: datetime | None = None,
     season: Season | None = None,
+    night: Night | None = None,
     note: str = "",
 ) -> SettleUp:
-    """Record that ``payer`` paid ``payee`` (all of a transfer or part of it)."""
+    """Record that ``payer`` paid ``payee`` (all of a transfer or part of it), against a
+    season's books or a night's settle-up if given."""
     for name, player in (("payer", payer), ("payee", payee)):
         if player.club_id != club.pk:
             raise LeagueError(name, _("not a player of this club"))
@@ -148,9 +165,12 @@ def record_settle_up(
         raise LeagueError("points", _("a positive number of points"))
     if season is not None and season.club_id != club.pk:
         raise LeagueError("season", _("not a season of this club"))
+    if night is not None and night.club_id != club.pk:
+        raise LeagueError("night", _("not a night of this club"))
     settle_up = SettleUp.objects.create(
         club=club,
         season=season,
+        night=night,
         payer=payer,
         payee=payee,
         points=points,

@@ -5,6 +5,7 @@ webhooks: analysis/league/events.py); the books import none of their listeners.
 - ``settle_up_recorded``: ``settle_up_id``, ``club_id``.
 - ``counted_matches_changed``: ``club_id``, ``match_ids`` — an acceptance given or withdrawn,
   a match assigned to a season or unassigned: the seasons that count them may rank anew.
+- ``night_closed``: ``night_id``, ``club_id`` — a night closed (its settle-up final).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from django.dispatch import Signal
 match_corrected = Signal()
 settle_up_recorded = Signal()
 counted_matches_changed = Signal()
+night_closed = Signal()
 log = logging.getLogger(__name__)
 
 

@@ -1,4 +1,5 @@
-"""The club books' tasks: the ratings follow verdicts, corrections and deletions.
+"""The club books' tasks: the ratings follow verdicts, corrections and deletions, and open
+nights take in the matches that arrive.
 
 The league listens; the verification does not know it exists: the verdicts reach it through
 ``analysis.signals.verdict_stored`` and a deleted match through ``post_delete``, both
@@ -14,6 +15,7 @@ from celery import shared_task
 from django.core.cache import cache
 
 from analysis.league import services
+from analysis.league.nights import services as nights
 
 #: how long a queued recomputation stands for the verdicts after it (its key's lifetime):
 #: a lost message delays a club's ratings at most this long, until its next verdict
@@ -52,6 +54,18 @@ def rate_after_verdicts(sender: Any, *, club_ids: list[int], **kwargs: Any) -> N
     """The receiver of ``verdict_stored``: a new verdict can change every later rating."""
     for club_id in sorted(set(club_ids)):
         rate_club_soon(club_id)
+
+
+@shared_task(name="analysis.league.tasks.attach_to_nights", acks_late=True)
+def attach_to_nights(match_ids: list[int]) -> int:
+    """Put matches with a new verdict into their club's open night (safe to run twice)."""
+    return nights.attach_matches(match_ids)
+
+
+def attach_after_verdicts(sender: Any, *, match_ids: list[int], **kwargs: Any) -> None:
+    """The receiver of ``verdict_stored``: an open night shows its matches as they arrive."""
+    if match_ids:
+        attach_to_nights.delay(sorted(match_ids))
 
 
 def rate_again_after_delete(sender: Any, *, instance: Any, **kwargs: Any) -> None:

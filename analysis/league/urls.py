@@ -29,8 +29,8 @@ api_urls: list[URLPattern] = [
 ]
 
 page_urls: list[URLPattern] = [
-    path(CLUB + "sheets/new/", pages.sheet_new, name="sheet-new"),
     path(MATCH + "history/", pages.match_history, name="match-history"),
+    path(CLUB + "players/", pages.player_list, name="player-list"),
     path(SEASON + "what-if/", pages.season_what_if, name="season-what-if"),
     path(CLUB + "ratings/", pages.rating_list, name="rating-list"),
     path(CLUB + "ratings/<id:player_id>/", pages.rating_detail, name="rating-detail"),

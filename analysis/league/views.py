@@ -250,9 +250,14 @@ class MatchAcceptanceView(ClubMixin, generics.GenericAPIView[MatchAcceptance]):
         recompute_ratings.delay_on_commit(self.club.pk)
         return Response(AcceptanceSerializer(acceptance).data)
 
-    @extend_schema(responses={204: None})
+    @extend_schema(
+        parameters=[OpenApiParameter("reason", OpenApiTypes.STR, description="Why (kept in the "
+                                     "match's history).")],
+        responses={204: None},
+    )
     def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        services.withdraw_acceptance(match=self.match())
+        reason = str(request.query_params.get("reason", ""))[:1000]
+        services.withdraw_acceptance(match=self.match(), by=signed_in(request), reason=reason)
         recompute_ratings.delay_on_commit(self.club.pk)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

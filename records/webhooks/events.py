@@ -1,8 +1,7 @@
 """The event types an endpoint can ask for: one table, one line per event.
 
-A new event (e.g. ``night.closed``, when club nights close) is a line here, a receiver of
-the signal that announces it calling ``records.webhooks.services.emit``, a row in
-docs/apps.md, and its label in the catalogue.
+A new event is a line here, a receiver of the signal that announces it calling
+``records.webhooks.services.emit``, a row in docs/apps.md, and its label in the catalogue.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ EVENTS = {
     "settleup.recorded": _("A settle-up was recorded in the ledger."),
     "standings.changed": _("A season's standings changed (a match it counts was verified, "
                            "corrected, accepted or assigned)."),
+    "night.closed": _("A club night was closed: its standings and settle-up are final."),
 }  # fmt: skip
 #: sent only by "send a test event", to that one endpoint; never asked for
 TEST_EVENT = "webhook.test"

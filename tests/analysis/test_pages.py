@@ -47,7 +47,7 @@ def test_the_club_list_shows_your_clubs_only(member: Any, club: Any, cast: Any) 
 
 def test_the_match_list_shows_each_status(member: Any, club: Any, upload: Any) -> None:
     match = upload(make_document(1))
-    page = member.get(f"/clubs/{club.pk}/").content.decode()
+    page = member.get(f"/clubs/{club.pk}/matches/").content.decode()
     assert f"#{match.pk}" in page and "queued" in page
     names = re.findall(r"<td>(.*?)</td>", page.split(f">#{match.pk}</a>")[1])[0]
     assert re.sub(r"<[^>]+>", "", names) == "alice, bob, carol, dave"
@@ -486,7 +486,7 @@ def test_an_admin_reverifies_and_deletes_a_match_from_its_page(
     match.refresh_from_db()
     assert match.status == Match.Status.VERIFIED
     response = client.post(f"/clubs/{club.pk}/matches/{match.pk}/delete/")
-    assert response["Location"] == f"/clubs/{club.pk}/" and not Match.objects.exists()
+    assert response["Location"] == f"/clubs/{club.pk}/matches/" and not Match.objects.exists()
     client.force_login(cast["nora"])
     assert client.post(f"/clubs/{club.pk}/matches/{match.pk}/delete/").status_code == 404
 

@@ -258,10 +258,10 @@ def test_the_club_page_links_everything_a_club_does(member: Any, club: Any, uplo
 def test_the_match_list_pages_by_fifty(member: Any, club: Any, upload: Any) -> None:
     for seed in range(53):
         upload(make_document(100 + seed))
-    first = member.get(f"/clubs/{club.pk}/").content.decode()
+    first = member.get(f"/clubs/{club.pk}/matches/").content.decode()
     match_link = re.compile(r'<td><a href="/clubs/\d+/matches/\d+/">')
     assert len(match_link.findall(first)) == 50 and "Page 1 of 2 (53 matches)" in first
-    second = member.get(f"/clubs/{club.pk}/?page=2").content.decode()
+    second = member.get(f"/clubs/{club.pk}/matches/?page=2").content.decode()
     assert len(match_link.findall(second)) == 3
 
 
@@ -275,7 +275,7 @@ def test_the_match_list_filters_by_player_status_ruleset_date_and_id(
     services.verify_match(match_id=other.pk)
 
     def listed(query: str) -> set[int]:
-        page = member.get(f"/clubs/{club.pk}/?{query}")
+        page = member.get(f"/clubs/{club.pk}/matches/?{query}")
         return {m.pk for m in page.context["matches"]}
 
     assert listed("player=erin") == {other.pk}
@@ -294,9 +294,10 @@ def test_a_list_with_verifying_matches_refreshes_itself(
     from analysis import services
 
     match = upload(make_document(3))
-    assert '<meta http-equiv="refresh"' in member.get(f"/clubs/{club.pk}/").content.decode()
+    url = f"/clubs/{club.pk}/matches/"
+    assert '<meta http-equiv="refresh"' in member.get(url).content.decode()
     services.verify_match(match_id=match.pk)
-    assert '<meta http-equiv="refresh"' not in member.get(f"/clubs/{club.pk}/").content.decode()
+    assert '<meta http-equiv="refresh"' not in member.get(url).content.decode()
 
 
 def test_the_match_list_queries_do_not_grow_with_the_matches(
@@ -307,7 +308,7 @@ def test_the_match_list_queries_do_not_grow_with_the_matches(
         for seed in seeds:
             upload(make_document(200 + seed))
         with CaptureQueriesContext(connection) as queries:
-            assert member.get(f"/clubs/{club.pk}/").status_code == 200
+            assert member.get(f"/clubs/{club.pk}/matches/").status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1]
 

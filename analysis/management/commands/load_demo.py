@@ -12,8 +12,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from analysis.league.nights.services import create_night, seat_night
 from analysis.league.services import save_season
-from analysis.models import PlayerMatch, Season
+from analysis.models import Night, PlayerMatch, Season
 from analysis.services import FACT_STATUSES
 from analysis.stats import aggregates
 from records import services
@@ -39,6 +40,21 @@ def demo_season(club: Club, admin: Any) -> Any:
         point_value=Decimal("0.5"),
         tie_breaks=["wins", "net_per_round", "deal_ins_per_round"],
     )
+
+
+def demo_night(club: Club, users: dict[str, Any]) -> Night | None:
+    """The last match's evening as a night, its players seated for two rounds, and the
+    demo member linked to one of them (so that their home shows what they owe)."""
+    last = club.matches.order_by("-played_at", "-pk").first()
+    if last is None or club.nights.exists():
+        return club.nights.first()
+    players = [s.player for s in last.seats.select_related("player").order_by("seat")]
+    if not club.players.filter(user=users["member"]).exists():
+        services.link_player(player=players[0], user=users["member"])
+    ids = [p.pk for p in club.players.all()]
+    night = create_night(club=club, by=users["admin"], matches=[last.pk], players=ids)
+    seat_night(night, players=ids, rounds=2, seed=1, by=users["admin"])
+    return night
 
 
 def _count_in_statistics(club: Club) -> None:
@@ -96,6 +112,7 @@ class Command(BaseCommand):
             statuses[status] = statuses.get(status, 0) + 1
         summary = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())) or "no matches"
         season = demo_season(club, users["admin"])
+        night = demo_night(club, users)
         token = services.issue_token(user=users["owner"], name="load_demo")
         self.stdout.write(
             f"Demo club #{club.pk}: {created} new matches from the simulator ({summary}).\n"
@@ -104,4 +121,6 @@ class Command(BaseCommand):
             f"API docs: http://127.0.0.1:8000/api/v1/docs/ - demo-owner's token: {token.key}\n"
             f"Standings: http://127.0.0.1:8000/clubs/{club.pk}/seasons/{season.pk}/ - "
             f"ledger: http://127.0.0.1:8000/clubs/{club.pk}/ledger/?season={season.pk}"
+            + (f" - the last night: http://127.0.0.1:8000/clubs/{club.pk}/nights/{night.pk}/"
+               if night else "")
         )

@@ -168,30 +168,6 @@ def test_the_what_if_page_compares_nets_under_two_rulesets(
     )
 
 
-def test_a_sheet_is_previewed_round_by_round_then_saved_as_a_match(
-    club: Any, cast: Any, django_capture_on_commit_callbacks: Any
-) -> None:
-    from analysis.league.pages import SHEET_EXAMPLE
-    from records.models import Match
-
-    form = {"player0": "ann", "player1": "ben", "player2": "cai", "player3": "dan",
-            "ruleset": "chengdu", "played_at": "2026-11-05T20:00:00+08:00",
-            "rounds": SHEET_EXAMPLE}  # fmt: skip
-    member = browser(cast["mia"])
-    preview = member.post(f"/clubs/{club.pk}/sheets/new/", {**form, "action": "preview"})
-    text = preview.content.decode()
-    assert (
-        preview.status_code == 200 and "dan → ben 8" in text and "Everything on the sheet" in text
-    )
-    assert not Match.objects.exists()
-    with django_capture_on_commit_callbacks(execute=True):
-        saved = member.post(f"/clubs/{club.pk}/sheets/new/", {**form, "action": "save"})
-    match = Match.objects.get()
-    assert saved.status_code == 302 and match.status == Match.Status.VERIFIED
-    bad = member.post(f"/clubs/{club.pk}/sheets/new/", {**form, "rounds": "[{"})
-    assert bad.status_code == 400 and b"not JSON" in bad.content
-
-
 def test_the_sheet_preview_api_settles_without_storing(
     club: Any, cast: Any, api_client: Any
 ) -> None:

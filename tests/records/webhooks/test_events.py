@@ -45,3 +45,28 @@ def test_a_settle_up_a_correction_and_the_standings_are_announced(
     assert got[0][1]["season"] == season.pk and got[0][1]["matches"] == [match.pk]
     assert got[1][1]["points"] == 3 and got[1][1]["payer_handle"] == a.handle
     assert got[2][1]["match"] == match.pk and got[2][1]["reverify"] is False
+
+
+def test_a_closed_night_is_announced_with_its_settle_up(
+    register: Any, receiver: Receiver, club: Any, cast: Any, upload: Any, eager_tasks: None,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from analysis.league.nights import services as nights
+
+    hook = register(receiver.url, ["night.closed"])
+    doc = {"played_at": "2026-11-03T19:30:00+08:00", **data_documents()["rob_kong_chengdu"]}
+    match = upload(doc)
+    with django_capture_on_commit_callbacks(execute=True):
+        verification.verify_match(match_id=match.pk)
+    night = nights.create_night(club=club, by=cast["adam"], matches=[match.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        nights.close_night(night, by=cast["adam"])
+    with django_capture_on_commit_callbacks(execute=True):
+        nights.close_night(night, by=cast["adam"])  # closed already: nothing more is sent
+    (event,) = events(receiver, hook["secret"])
+    assert event["type"] == "night.closed"
+    data = event["data"]
+    assert data["night"] == night.pk and data["matches"] == [match.pk]
+    assert data["date"] == "2026-11-03"
+    assert sum(b["played"] for b in data["balances"]) == 0
+    assert data["links"]["page"].endswith(f"/clubs/{club.pk}/nights/{night.pk}/")
