@@ -8,7 +8,7 @@ class AnalysisConfig(AppConfig):
     name = "analysis"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_delete, pre_delete
+        from django.db.models.signals import post_delete, pre_delete, pre_save
 
         from analysis.events import announce_verdicts
         from analysis.league import signals as league
@@ -24,12 +24,14 @@ class AnalysisConfig(AppConfig):
             rate_again_after_delete,
         )
         from analysis.signals import verdict_stored
-        from analysis.stats.aggregates import forget_match
+        from analysis.stats.aggregates import follow_zone_change, forget_match
         from analysis.tasks import queue_review, queue_verification
-        from records.models import Match
+        from records.models import Club, Match
         from records.signals import match_needs_verifying
 
         match_needs_verifying.connect(queue_verification, dispatch_uid="analysis.verify")
+        # a club's statistics' days are its zone's: a new zone sums them again
+        pre_save.connect(follow_zone_change, sender=Club, dispatch_uid="analysis.zone")
         verdict_stored.connect(queue_review, dispatch_uid="analysis.review")
         # the club books follow the verdicts (the verification does not call them)
         verdict_stored.connect(rate_after_verdicts, dispatch_uid="analysis.league.rate")

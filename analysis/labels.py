@@ -10,11 +10,12 @@ An identifier missing here is shown as it is, never dropped.
 
 from __future__ import annotations
 
-import re
-
 from django.utils.functional import Promise
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+
+from xuezhan.errors import XuezhanError
+from xuezhan.rules import Rules
 
 PATTERNS: dict[str, Promise] = {
     "ping_hu": _("All sequences (ping hu)"),
@@ -105,65 +106,29 @@ VIOLATIONS: dict[str, Promise] = {
     "result_on_incomplete_round": _("Result on an unfinished round"),
     "result_mismatch": _("Recorded result differs"),
     "result_payment_mismatch": _("Recorded payment differs"),
+    # score sheets (xuezhan.sheet.CODES)
+    "too_many_winners": _("A fourth win"),
+    "winner_acts_again": _("A winner acts again"),
+    "act_on_own_discard": _("Win or kong on one's own discard"),
+    "unknown_pattern": _("Unknown pattern"),
+    "unknown_add_on": _("Unknown add-on"),
+    "implied_add_on": _("Add-on listed twice"),
+    "fan_mismatch": _("Fan does not add up"),
+    "below_min_fan": _("Win below the minimum fan"),
+    "no_such_kong": _("No such kong"),
+    "bad_group": _("Not the same discard"),
+    "draw_check_of_winner": _("A winner checked at the draw"),
+    "draw_check_not_drawn": _("Draw checks without a drawn round"),
+    "not_a_draw": _("Not a drawn round"),
+    "totals_mismatch": _("Totals differ"),
 }
 
-#: a violation as a sentence in the page language, from its code and the facts it carries:
-#: the player (its seat, by name) and the first tile its English message names. A code
-#: missing here, or a fact missing from a violation, shows the code's title instead.
-VIOLATION_SENTENCES: dict[str, Promise] = {
-    "bad_deal": _("%(player)s was dealt the wrong number of tiles."),
-    "fifth_copy": _("%(tile)s appears more than four times."),
-    "exchange_mixed_suits": _("%(player)s passes tiles of more than one suit."),
-    "exchange_receive_mismatch": _("%(player)s records receiving tiles the die does not give."),
-    "event_after_end": _("%(player)s acts after the round has ended."),
-    "action_by_winner": _("%(player)s acts after having won."),
-    "draw_out_of_turn": _("%(player)s draws out of turn."),
-    "draw_not_wall_tile": _("%(player)s draws %(tile)s, which is not the wall's next tile."),
-    "draw_from_empty_wall": _("%(player)s draws from an empty wall."),
-    "discard_out_of_turn": _("%(player)s discards out of turn."),
-    "tile_not_in_hand": _("%(player)s plays %(tile)s without holding it."),
-    "void_first": _("%(player)s discards %(tile)s while still holding the void suit."),
-    "claim_not_last_discard": _("%(player)s claims %(tile)s, which is not the last discard."),
-    "claim_own_discard": _("%(player)s claims their own discard."),
-    "claim_on_won_discard": _("%(player)s claims %(tile)s, which was already won."),
-    "claim_void_tile": _("%(player)s claims %(tile)s of their void suit."),
-    "claim_after_wall_empty": _("%(player)s claims the last discard, which can only be won."),
-    "kong_out_of_turn": _("%(player)s declares a kong out of turn."),
-    "kong_with_empty_wall": _("%(player)s declares a kong with the wall empty."),
-    "kong_without_peng": _("%(player)s adds %(tile)s to a kong without a pung of it."),
-    "kong_after_peng": _("%(player)s declares a kong straight after a pung."),
-    "win_out_of_turn": _("%(player)s declares a win out of turn."),
-    "win_wrong_tile": _("%(player)s wins on %(tile)s, which is not the tile in play."),
-    "win_not_winning_hand": _("%(player)s declares a win without a winning hand."),
-    "win_with_void_suit": _("%(player)s declares a win while holding the void suit."),
-    "win_below_min_fan": _("%(player)s declares a win below the minimum fan."),
-    "passed_win": _("%(player)s wins on a discard after passing a win since their last draw."),
-    "last_four_not_won": _("%(player)s does not take a win the last four tiles require."),
-    "result_mismatch": _("The recorded result of %(player)s differs from the replay."),
-    "result_payment_mismatch": _("A recorded payment of %(player)s differs from the settlement."),
-}
-
-_TILE = re.compile(r"\b([1-9][mps])\b")
 _SUIT_CHARS = {"m": "万", "p": "筒", "s": "条"}
 
 
 def tile_text(tile: str) -> str:
     """A tile as players write it, ``5p`` → ``5筒`` (as the viewer shows it)."""
     return tile[0] + _SUIT_CHARS[tile[1]]
-
-
-def violation_sentence(code: str, message: str, player: str | None) -> str:
-    """The violation in the page language (the English ``message`` is only read for its tile);
-    without a sentence for the code, or the facts it needs, the code's title."""
-    template = VIOLATION_SENTENCES.get(code)
-    found = _TILE.search(message or "")
-    facts = {"player": player, "tile": tile_text(found[1]) if found else None}
-    if template is None:
-        return label("violation", code)
-    text = str(template)
-    if any(f"%({key})s" in text and not value for key, value in facts.items()):
-        return label("violation", code)
-    return text % facts
 
 
 STATUSES: dict[str, Promise] = {
@@ -269,6 +234,130 @@ FILTERS: dict[str, Promise] = {
     "order": pgettext_lazy("filter", "Order"),
 }
 
+#: the fields a form or a history row names (a match's, a season's, the ledger's); an unknown
+#: one (DRF's ``non_field_errors`` included) shows as it is
+FIELDS: dict[str, Promise] = {
+    "status": pgettext_lazy("field", "Status"),
+    "ruleset": pgettext_lazy("field", "Ruleset"),
+    "ruleset_name": pgettext_lazy("field", "Ruleset"),
+    "played_at": pgettext_lazy("field", "Played at"),
+    "source_match_id": pgettext_lazy("field", "Source match id"),
+    "document": pgettext_lazy("field", "Match record"),
+    "content_sha256": pgettext_lazy("field", "Match record"),
+    "club": pgettext_lazy("field", "Club"),
+    "uploaded_by": pgettext_lazy("field", "Uploaded by"),
+    "uploaded_at": pgettext_lazy("field", "Uploaded"),
+    "name": pgettext_lazy("field", "Name"),
+    "starts_on": pgettext_lazy("field", "Starts on"),
+    "ends_on": pgettext_lazy("field", "Ends on"),
+    "point_value": pgettext_lazy("field", "Money per point"),
+    "method": pgettext_lazy("field", "Standings by"),
+    "placement_points": pgettext_lazy("field", "Placement points"),
+    "tie_breaks": pgettext_lazy("field", "Tie-breaks"),
+    "min_matches": pgettext_lazy("field", "Minimum matches"),
+    "include_accepted": pgettext_lazy("field", "Count accepted matches"),
+    "from": pgettext_lazy("field", "From"),
+    "to": pgettext_lazy("field", "To"),
+    "season": pgettext_lazy("field", "Season"),
+    "payer": pgettext_lazy("field", "Payer"),
+    "payee": pgettext_lazy("field", "Payee"),
+    "points": pgettext_lazy("field", "Points"),
+    "note": pgettext_lazy("field", "Note"),
+    "reason": pgettext_lazy("field", "Reason"),
+    "players": pgettext_lazy("field", "Players"),
+    "match": pgettext_lazy("field", "Match"),
+    "time_zone": pgettext_lazy("field", "Time zone"),
+    "non_field_errors": pgettext_lazy("field", "Form"),
+}
+
+#: the rulesets' presets (a custom ruleset is a preset with changes: ``ruleset_text``)
+RULESETS: dict[str, Promise] = {
+    "chengdu": _("Chengdu rules"),
+    "online": _("Online rules"),
+}
+
+#: the house-rule options of a ruleset (xuezhan.rules.Rules, docs/rules.md), as a custom
+#: ruleset's description names them; an option missing here is counted, not named
+OPTIONS: dict[str, Promise] = {
+    "exchange": _("exchange (huan san zhang)"),
+    "void_first": _("void suit discarded first"),
+    "no_claim_void": _("no claims of the void suit"),
+    "fan_offset": _("fan offset"),
+    "max_fan": _("fan cap"),
+    "self_draw_bonus": _("self-draw bonus"),
+    "kong_payments": _("kong money"),
+    "kong_fan": _("kong add-ons"),
+    "fan_system": _("fan system"),
+    "root": _("roots (gen)"),
+    "kong_then_discard_won": _("a kong's discard won"),
+    "dian_gang_hua": _("win on a direct kong's replacement"),
+    "flower_pig": _("flower-pig penalty"),
+    "flower_pig_rule": _("who is a flower pig"),
+    "flower_pig_payees": _("flower pig pays"),
+    "pig_pays_ting_check": _("flower pig pays the ready check"),
+    "ting_check": _("ready check (cha jiao)"),
+    "ting_check_waits": _("ready-check waits"),
+    "price_difference": _("price difference (bu cha jia)"),
+    "tax_refund": _("tax refund (tui shui)"),
+    "passed_win": _("passed win (guo shou hu)"),
+    "last_four": _("last four tiles"),
+    "heaven_earth": _("heavenly and earthly wins"),
+    "min_fan": _("minimum fan"),
+    "jin_gou_diao": _("golden hook (jin gou diao)"),
+    "kong_draw": _("kong replacement drawn from"),
+    "kong_after_peng": _("kong straight after a pung"),
+    "dragon_root": _("the dragon's root"),
+    "patterns": _("pattern fan"),
+    "add_ons": _("add-on fan"),
+}
+
+#: the values of the options, by option (a value missing here reads "changed")
+OPTION_VALUES: dict[str, Promise] = {
+    "off": _("off"), "dice": _("by the dice"), "parity": _("by the dice's parity"),
+    "from_next": _("from the next player"), "from_prev": _("from the previous player"),
+    "opposite": _("from the opposite player"),
+    "none": _("none"), "plus_fan": _("plus one fan"), "plus_base": _("plus one base"),
+    "table": _("highest pattern"), "additive": _("patterns add up"),
+    "concealed": _("concealed fours only"), "no_kongs": _("fours not konged"),
+    "all": _("every four"),
+    "keep": _("the konger keeps the money"), "transfer_last": _("that kong's money moves"),
+    "transfer_all": _("all kong money moves"), "refund": _("the kong money goes back"),
+    "self_draw": _("paid as a self-draw"), "discard": _("paid as a discard"),
+    "cap": _("the cap"), "three_suits": _("holds three suits"),
+    "holds_void": _("holds the void suit"), "all_non_pigs": _("every other player"),
+    "non_pigs_in_round": _("players still in"),
+    "max": _("the highest fan"), "max_no_kong_fan": _("the highest fan, kongs aside"),
+    "flat": _("one point"), "theoretical": _("every wait"), "live": _("live waits only"),
+    "until_next_draw": _("until the next draw"), "strict": _("strict"),
+    "must_win_self_draw": _("must win a self-draw"), "must_win_all": _("must win"),
+    "melded_four": _("four melds"), "pair_wait_all_pungs": _("pair wait, all pungs"),
+    "front": _("the front of the wall"), "back": _("the back of the wall"),
+    "exclude_one": _("not counted again"), "count_all": _("counted again"),
+}
+
+
+def option_text(name: str, value: object) -> str:
+    """One option of a ruleset and its value, in words: ``封顶：4`` (a value the tables
+    do not name reads "changed")."""
+    if isinstance(value, bool):
+        shown = str(_("on") if value else _("off"))
+    elif value is None:
+        shown = str(_("none"))
+    elif isinstance(value, int):
+        shown = str(value)
+    elif isinstance(value, str) and value in OPTION_VALUES:
+        shown = str(OPTION_VALUES[value])
+    else:
+        shown = str(_("changed"))
+    return _("%(option)s: %(value)s") % {"option": label("option", name), "value": shown}
+
+
+#: how a season ranks its players (analysis.models.Season.Method)
+METHODS: dict[str, Promise] = {
+    "net": _("Net points"),
+    "placement": _("Placement points"),
+}
+
 KINDS: dict[str, dict[str, Promise]] = {
     "pattern": PATTERNS,
     "add_on": ADD_ONS,
@@ -280,6 +369,10 @@ KINDS: dict[str, dict[str, Promise]] = {
     "stat": STATS,
     "part": PARTS,
     "filter": FILTERS,
+    "ruleset": RULESETS,
+    "method": METHODS,
+    "field": FIELDS,
+    "option": OPTIONS,
 }
 
 
@@ -294,3 +387,28 @@ def label(kind: str, identifier: str | None) -> str:
 def table(kind: str) -> dict[str, str]:
     """The whole table of ``kind`` in the active language (for the viewer's script)."""
     return {key: str(name) for key, name in KINDS[kind].items()}
+
+
+def ruleset_text(ruleset: object, name: str = "") -> str:
+    """A ruleset as players read it: its preset by name, and the options it sets otherwise
+    in words (the first three; how many more after them). ``ruleset``: the stored, resolved
+    JSON; ``name``: its preset."""
+    preset = str(ruleset.get("preset") or name) if isinstance(ruleset, dict) else name
+    text = label("ruleset", preset)
+    try:
+        base = Rules.preset(preset).to_json()
+    except XuezhanError:
+        return text
+    if not isinstance(ruleset, dict):
+        return text
+    changed = [(key, value) for key, value in ruleset.items()
+               if key in base and key != "preset" and base[key] != value]
+    if not changed:
+        return text
+    named = [option_text(key, value) for key, value in changed if key in OPTIONS][:3]
+    more = len(changed) - len(named)
+    if more:
+        named.append(ngettext("%(count)d more change", "%(count)d more changes", more)
+                     % {"count": more})
+    return _("%(ruleset)s (%(changes)s)") % {"ruleset": text,
+                                               "changes": gettext("; ").join(named)}

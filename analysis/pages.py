@@ -94,12 +94,14 @@ def _violations(club_id: int, match: Match, rows: Any, names: dict[int, str]) ->
             step = viewer.violation_step(v.code, v.event_index, events[v.round_index])
             url = viewer.viewer_url(club_id, match.pk, v.round_index, step)
         player = None if v.seat is None else names.get(v.seat)
+        text = sentences.violation_sentence(v.code, v.message, player, v.round_index)
         out.append({
             "round": None if v.round_index is None else v.round_index + 1,
             "event": None if v.event_index is None else v.event_index + 1,
             "player": player, "code": v.code, "label": labels.label("violation", v.code),
-            "message": labels.violation_sentence(v.code, v.message, player),
-            "detail": viewer.name_seats(v.message, in_order), "url": url,
+            "message": text,
+            "detail": sentences.engine_detail(viewer.name_seats(v.message, in_order), text),
+            "url": url,
         })
     return out
 

@@ -406,8 +406,9 @@ def _round_rows(
             for s, f in zip(result["seats"], facts, strict=True)
         )
     rows.seat_results.extend(seat_rows)
-    # the statistics' day: TruncDate's, in the current time zone
-    day = timezone.localtime(common["played_at"]).date()
+    # the statistics' day: TruncDate's, in the club's time zone (aggregates.club_days)
+    with aggregates.club_days(match.club_id):
+        day = timezone.localtime(common["played_at"]).date()
     return {(row["player_id"], day) for row in seat_rows}
 
 

@@ -123,13 +123,13 @@ def review_text() -> dict[str, str]:
 
 
 def _violation(step: int, code: str, seat: int | None, message: str,
-               names: list[str]) -> dict[str, Any]:
-    """A violation as the viewer marks it: a sentence in the page language, the engine's
-    English (with names for seats) kept as its detail."""
+               names: list[str], round_index: int) -> dict[str, Any]:
+    """A violation as the viewer marks it: a sentence in the page language; its detail is
+    the engine's English (with names for seats) on an English page only."""
     player = names[seat] if seat is not None and seat < len(names) else None
+    text = sentences.violation_sentence(code, message, player, round_index)
     return {"step": step, "code": code, "label": labels.label("violation", code), "seat": seat,
-            "message": labels.violation_sentence(code, message, player),
-            "detail": name_seats(message, names)}
+            "message": text, "detail": sentences.engine_detail(name_seats(message, names), text)}
 
 
 @login_required
@@ -160,12 +160,13 @@ def round_viewer(request: HttpRequest, club_id: int, match_id: int, number: int)
         return render(request, "analysis/round_viewer.html", context, status=422)
     last = len(frames) - 1
     violations = [
-        _violation(violation_step(v.code, v.event_index, last), v.code, v.seat, v.message, names)
+        _violation(violation_step(v.code, v.event_index, last), v.code, v.seat, v.message, names,
+                   index)
         for v in Violation.objects.filter(verification__match=match, round_index=index)
         .order_by("ordinal")
     ]
     if not violations:  # not verified yet: the frames' own problems, worded the same way
-        violations = [_violation(step, p["code"], p.get("seat"), p["message"], names)
+        violations = [_violation(step, p["code"], p.get("seat"), p["message"], names, index)
                       for step, frame in enumerate(frames) for p in frame.get("problems", [])]
     payments = Payment.objects.filter(round=round_).order_by("ordinal")
     seat_names = dict(enumerate(names))

@@ -24,6 +24,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from records.wording import reader_text, schema_problem
 from xuezhan.reader import IntegralFloat, NotJSON, NotUTF8, ReadError
 from xuezhan.schema import MAX_ISSUES, SchemaIssue
 
@@ -45,7 +46,8 @@ class DocumentError(Exception):
     def unreadable(cls, exc: ReadError) -> DocumentError:
         """The reader's refusal: not JSON, JSON the reader does not take, or (a whole float
         in an integer field) JSON that is no document of the format."""
-        error = {"path": exc.path, "message": exc.sentence, "code": exc.code}
+        error = {"path": exc.path, "message": reader_text(exc.code, exc.sentence),
+                 "code": exc.code}
         if isinstance(exc, IntegralFloat):
             return cls("invalid_document", _off_format_sentence(1), [error])
         plain = isinstance(exc, NotJSON | NotUTF8)
@@ -65,8 +67,7 @@ class DocumentError(Exception):
         return cls(
             "invalid_document",
             detail,
-            [{"path": i.path, "message": i.message, "code": "schema"}
-             for i in issues[:MAX_ISSUES]],
+            [{**schema_problem(i), "code": "schema"} for i in issues[:MAX_ISSUES]],
         )
 
 
@@ -76,11 +77,6 @@ def _off_format_sentence(count: int) -> str:
         "The document does not follow the log format (%(count)d problems).",
         count,
     ) % {"count": count}
-
-
-def counted(n: int, noun: str) -> str:
-    """``1 problem``, ``2 problems``: never "(1 errors)"."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 class MatchConflict(DocumentError):

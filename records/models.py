@@ -44,6 +44,10 @@ class Club(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        return zoneinfo.ZoneInfo(self.time_zone)
+
 
 class Membership(models.Model):
     """A user's role in a club. Roles are ordered: owner > admin > member."""
@@ -434,3 +438,14 @@ class IdempotencyKey(models.Model):
             models.UniqueConstraint(fields=["user", "key"], name="idempotencykey_unique")
         ]
         indexes = [models.Index(fields=["created_at"], name="idempotencykey_created")]
+class UserSettings(models.Model):
+    """A user's own choices for the pages: the time zone they read and enter times in
+    (empty: each club's own; the pages outside a club then use ``DEFAULT_TIME_ZONE``)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="page_settings"
+    )
+    time_zone = models.CharField(max_length=64, blank=True, validators=[validate_time_zone])
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.time_zone or '-'}"

@@ -19,7 +19,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.core.exceptions import PermissionDenied, RequestDataTooBig, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from records import selectors, services
+from records import selectors, services, timezones
 from records.access import admin_or_403, member_or_404, require_admin
 from records.errors import DocumentError, UploadTooLarge
 from records.models import Club, Invitation, Match, Membership
@@ -102,6 +102,8 @@ def _members_page(request: HttpRequest, membership: Membership, **extra: Any) ->
             "is_admin": is_admin,
             "is_owner": membership.has_role(Membership.Role.OWNER),
             "roles": Membership.Role.values,
+            "zone_name": timezones.zone_name(club.time_zone),
+            "zones": timezones.zone_choices() if is_admin else None,
             **extra,
         },
     )
@@ -248,6 +250,41 @@ def member_change(request: HttpRequest, club_id: int, membership_id: int) -> Htt
         return redirect("pages:club-list")
     messages.success(request, _("Saved."))
     return redirect("pages:club-members", club_id=club_id)
+
+
+@login_required
+@require_POST
+def club_time_zone(request: HttpRequest, club_id: int) -> HttpResponse:
+    """An admin sets the club's time zone (its dates, filters and entries; docs/deploy.md)."""
+    membership = member_or_404(request, club_id)
+    require_admin(membership)
+    try:
+        services.set_club_time_zone(club=membership.club,
+                                    time_zone=request.POST.get("time_zone", ""))
+    except ValidationError:
+        messages.error(request, _("Choose a time zone from the list."))
+    else:
+        messages.success(request, _("Saved."))
+    return redirect("pages:club-members", club_id=club_id)
+
+
+@login_required
+def own_settings(request: HttpRequest) -> HttpResponse:
+    """The signed-in user's own settings: the time zone their pages use (empty: each
+    club's own)."""
+    current = timezones.own_zone(request.user)
+    if request.method == "POST":
+        chosen = request.POST.get("time_zone", "")
+        try:
+            services.set_own_time_zone(user=request.user,  # type: ignore[arg-type]
+                                       time_zone=chosen)
+        except ValidationError:
+            messages.error(request, _("Choose a time zone from the list."))
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("pages:own-settings")
+    return render(request, "records/settings.html",
+                  {"current": current, "zones": timezones.zone_choices()})
 
 
 # -- matches ---------------------------------------------------------------------------

@@ -17,10 +17,23 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Expression, JSONField
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from records import selectors
-from records.errors import DocumentError, MatchConflict, UploadTooLarge, counted
-from records.models import AccessToken, Club, Invitation, Match, Membership, Player, Round, Seat
+from records import selectors, wording
+from records.errors import DocumentError, MatchConflict, UploadTooLarge
+from records.models import (
+    AccessToken,
+    Club,
+    Invitation,
+    Match,
+    Membership,
+    Player,
+    Round,
+    Seat,
+    UserSettings,
+    validate_time_zone,
+)
 from records.signals import publish_needs_verifying
 from xuezhan import quickcheck
 from xuezhan.errors import XuezhanError
@@ -46,6 +59,24 @@ def create_club(*, name: str, owner: User) -> Club:
     club = Club.objects.create(name=name)
     Membership.objects.create(club=club, user=owner, role=Membership.Role.OWNER)
     return club
+
+
+def set_club_time_zone(*, club: Club, time_zone: str) -> Club:
+    """The club's zone (an IANA name: ``ValidationError`` otherwise); the caller checks that
+    an admin asks. Its statistics' days follow (the analysis app sums them again)."""
+    validate_time_zone(time_zone)
+    club.time_zone = time_zone
+    club.save(update_fields=["time_zone"])
+    return club
+
+
+def set_own_time_zone(*, user: User, time_zone: str) -> UserSettings:
+    """A user's own zone for the pages ("": each club's own)."""
+    if time_zone:
+        validate_time_zone(time_zone)
+    found, _ = UserSettings.objects.update_or_create(user=user,
+                                                     defaults={"time_zone": time_zone})
+    return found
 
 
 def add_member(*, club: Club, user: User, role: str) -> Membership:
@@ -79,7 +110,7 @@ def _keep_an_owner(leaving: Membership) -> None:
         .order_by("pk")
     )
     if [m.pk for m in owners] == [leaving.pk]:
-        raise RoleError("a club must keep at least one owner")
+        raise RoleError(_("a club must keep at least one owner"))
 
 
 def create_player(*, club: Club, handle: str, user: User | None = None) -> Player:
@@ -142,7 +173,7 @@ def invite(
     :raises InvitationError: the name is already a member of the club.
     """
     if username is not None and club.memberships.filter(user__username=username).exists():
-        raise InvitationError("already a member of this club")
+        raise InvitationError(_("already a member of this club"))
     secret = None if username is not None else secrets.token_urlsafe(24)
     invitation = Invitation.objects.create(
         club=club,
@@ -163,7 +194,7 @@ def accept_invitation(*, invitation: Invitation, user: User) -> Membership:
     """
     invitation = _lock_pending(invitation)
     if invitation.club.memberships.filter(user=user).exists():
-        raise InvitationError("already a member of this club")
+        raise InvitationError(_("already a member of this club"))
     membership = Membership.objects.create(club=invitation.club, user=user, role=invitation.role)
     _answer(invitation, user, Invitation.Status.ACCEPTED)
     return membership
@@ -183,7 +214,7 @@ def _lock_pending(invitation: Invitation) -> Invitation:
     # the row lock makes two answers to one invitation (a link redeemed twice) take turns
     locked = Invitation.objects.select_for_update().select_related("club").get(pk=invitation.pk)
     if locked.status != Invitation.Status.PENDING or locked.expires_at <= timezone.now():
-        raise InvitationError("this invitation is no longer open")
+        raise InvitationError(_("this invitation is no longer open"))
     return locked
 
 
@@ -238,14 +269,15 @@ def check_document(doc: Any) -> tuple[Rules, datetime | None]:
     try:
         rules = Rules.from_json(doc.get("ruleset", "chengdu"))
     except XuezhanError as exc:
-        errors.append({"path": "$.ruleset", "message": str(exc)})
+        errors.append({"path": "$.ruleset", "message": wording.ruleset_problem(str(exc))})
     seen: dict[str, int] = {}
     for seat, handle in enumerate(doc["players"]):
         if handle in seen:
             errors.append(
                 {
                     "path": f"$.players[{seat}]",
-                    "message": f"{handle!r} already sits at seat {seen[handle]}",
+                    "message": _("%(player)s already sits at seat %(seat)s") % {
+                        "player": handle, "seat": seen[handle] + 1},
                 }
             )
         seen.setdefault(handle, seat)
@@ -258,11 +290,14 @@ def check_document(doc: Any) -> tuple[Rules, datetime | None]:
             played_at = played_at.astimezone(UTC)
         except (ValueError, OverflowError):
             played_at = None
-            errors.append({"path": "$.played_at", "message": "not an ISO 8601 date and time"})
+            errors.append({"path": "$.played_at",
+                           "message": _("not a date and time (ISO 8601, with its offset)")})
     if errors:
         raise DocumentError(
             "invalid_document",
-            f"The document cannot be accepted ({counted(len(errors), 'problem')}).",
+            ngettext("The document cannot be accepted (%(count)d problem).",
+                     "The document cannot be accepted (%(count)d problems).",
+                     len(errors)) % {"count": len(errors)},
             errors,
         )
     return rules, played_at

@@ -74,4 +74,6 @@ page_urls: list[URLPattern] = [
     path("invitations/<id:invitation_id>/", pages.invitation_answer, name="invitation-answer"),
     path("invitations/link/<str:secret>/", pages.invitation_link, name="invitation-link"),
     path(CLUB + "members/<id:membership_id>/", pages.member_change, name="member-change"),
+    path(CLUB + "time-zone/", pages.club_time_zone, name="club-time-zone"),
+    path("settings/", pages.own_settings, name="own-settings"),
 ]

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 from django_filters.fields import IsoDateTimeField
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
@@ -205,7 +206,7 @@ class UtcDateTimeField(IsoDateTimeField):  # type: ignore[misc]  # no stubs
         try:
             return parsed.astimezone(UTC)
         except OverflowError:
-            raise forms.ValidationError("out of range once converted to UTC") from None
+            raise forms.ValidationError(_("out of range once converted to UTC")) from None
 
 
 class UtcDateTimeFilter(django_filters.IsoDateTimeFilter):  # type: ignore[misc]  # no stubs

@@ -77,6 +77,10 @@ def club(cast: dict[str, Any]) -> Any:
     from records import services
 
     club = services.create_club(name="Chengdu Tuesday", owner=cast["olga"])
+    # the suite's fixed times are written in UTC and read as written; the time-zone tests
+    # (tests/records/test_timezones.py) use clubs in their own zones, the default included
+    club.time_zone = "UTC"
+    club.save(update_fields=["time_zone"])
     services.add_member(club=club, user=cast["adam"], role="admin")
     services.add_member(club=club, user=cast["mia"], role="member")
     return club

@@ -30,11 +30,11 @@ from xuezhan.hand import (
     readings,
     waits,
 )
-from xuezhan.rules import ADD_ON_NAMES, KONG_ADD_ON_NAMES, PATTERN_NAMES, Rules
+from xuezhan.rules import Rules
+from xuezhan.sentences import add_on_name, add_on_text, breakdown
 from xuezhan.tiles import Tile
 
 _KONG_KIND = {MeldKind.MING: "direct", MeldKind.JIA: "added", MeldKind.AN: "concealed"}
-_COUNTED = ("gen", "kong_direct", "kong_added", "kong_concealed")
 #: tie-break among patterns of equal fan: the more specific first; 天胡/地胡 last,
 #: since they take the place of the hand pattern only when strictly higher
 _PRIORITY = ("qing_long_qi_dui", "qing_yao_jiu", "long_qi_dui", "qing_qi_dui", "jiang_dui",
@@ -89,33 +89,14 @@ class AddOn:
 
 def add_on_zh(name: str) -> str:
     """The 中文 name of an add-on identifier (kong add-ons are ``kong_<kind>``)."""
-    if name.startswith("kong_"):
-        return KONG_ADD_ON_NAMES[name[5:]]
-    return ADD_ON_NAMES[name]
-
-
-def add_on_text(name: str, fan: int, count: int) -> str:
-    """One add-on as the breakdown shows it: ``根 ×2``, ``暗杠 2 ×1``, ``杠上花 1``."""
-    if name in _COUNTED:
-        each = "" if fan == 1 else f" {fan}"
-        return f"{add_on_zh(name)}{each} ×{count}"
-    return f"{add_on_zh(name)} {fan}"
+    return add_on_name(name)
 
 
 def format_breakdown(parts: Mapping[str, Any]) -> str:
     """The breakdown sentence of a score from its language-independent
-    :meth:`Score.parts` (``winning`` and ``reason`` default to a win)."""
-    patterns = parts["patterns"]
-    if not patterns:
-        return f"not a win: {parts.get('reason')}"
-    shown = [f"{PATTERN_NAMES[p['name']]} {p['fan']}" for p in patterns]
-    shown += [add_on_text(a["name"], a["fan"], a["count"]) for a in parts["add_ons"]]
-    text = f"{' + '.join(shown)} = {parts['fan']} fan"
-    if parts["capped"]:
-        text += f" → capped at {parts['max_fan']}"
-    if not parts.get("winning", True):
-        return f"{text}: not a win ({parts.get('reason')})"
-    return f"{text} → {parts['points']} × base"
+    :meth:`Score.parts` (``winning`` and ``reason`` default to a win): the template of
+    :mod:`xuezhan.sentences`, which the site renders in its languages."""
+    return breakdown(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +121,8 @@ class Score:
     pattern_fans: tuple[int, ...] = field(default=(), compare=False)
     """The fan of each entry of ``patterns``."""
     max_fan: int | None = field(default=None, compare=False, repr=False)
+    unlisted: int = field(default=0, compare=False, repr=False)
+    """A score sheet's fan beyond its listed pattern and add-ons (it gave the total only)."""
 
     def breakdown(self) -> str:
         """e.g. ``清一色 2 + 根 ×1 + 杠上花 1 = 4 fan → 16 × base``."""
@@ -156,6 +139,7 @@ class Score:
             "capped": self.capped,
             "max_fan": self.max_fan,
             "points": self.points,
+            **({"unlisted": self.unlisted} if self.unlisted else {}),
         }
 
     def to_json(self) -> dict[str, Any]:

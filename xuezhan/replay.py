@@ -186,8 +186,8 @@ def _deep_issues(doc: object) -> list[SchemaIssue]:
         for i, event in enumerate(events if isinstance(events, list) else ()):
             if depth(event) > 64:
                 found.append(SchemaIssue(f"$.rounds[{r}].events[{i}]",
-                                         "nested too deeply to validate"))
-    return found or [SchemaIssue("$", "nested too deeply to validate")]
+                                         "nested too deeply to validate", "too_deep"))
+    return found or [SchemaIssue("$", "nested too deeply to validate", "too_deep")]
 
 
 def table_for_round(round_doc: dict[str, Any], rules: Rules, base: int = 1) -> Table:

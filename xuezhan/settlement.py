@@ -29,8 +29,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xuezhan.errors import XuezhanError
-from xuezhan.fan import Score, format_breakdown
+from xuezhan.fan import Score
 from xuezhan.rules import Rules
+from xuezhan.sentences import SENTENCES, self_drawn_sentences
+from xuezhan.sentences import describe as _describe
 from xuezhan.tiles import NUM_KINDS, TILES
 
 SEATS: tuple[int, ...] = (0, 1, 2, 3)
@@ -42,8 +44,6 @@ REASONS: tuple[str, ...] = (
     "call_transfer", "kong_refund",
     "flower_pig", "ting_check", "price_difference", "tax_refund",
 )
-
-_KONG_ZH = {"direct": "直杠", "added": "补杠", "concealed": "暗杠"}
 
 
 class SettlementError(XuezhanError, ValueError):
@@ -279,12 +279,11 @@ class _Run:
             if amount <= 0:
                 return
             shared["amount"] = amount
-            how = _how(shared)  # the breakdown is the same sentence part for every payer
-            for payer in sorted(w.in_round - {w.seat}):
-                params = {**shared, "payer": payer}
-                self.payments.append(Payment(payer, w.seat, amount, "win_self_drawn",
-                                             _self_drawn_sentence(params, _seat, how),
-                                             w.index, params))
+            payers = sorted(w.in_round - {w.seat})
+            # the win's value is worked out once: the same sentence part for every payer
+            for payer, text in zip(payers, self_drawn_sentences(shared, payers), strict=True):
+                self.payments.append(Payment(payer, w.seat, amount, "win_self_drawn", text,
+                                             w.index, {**shared, "payer": payer}))
             return
         if gang_hua_payer is not None:
             # 点杠花 (dian_gang_hua = discard, the online rules): a discard win, so no 自摸加底.
@@ -446,7 +445,8 @@ class _Run:
 def describe(reason: str, params: Mapping[str, Any],
              seat: Callable[[int], str] | None = None) -> str:
     """The English sentence of a payment, rendered from its ``reason`` and ``params`` alone
-    (the one place the sentences are written; ``Payment.detail`` is this with ``seat N``).
+    by :mod:`xuezhan.sentences` (the one table of the sentences, which the site renders in
+    its languages too; ``Payment.detail`` is this with ``seat N``).
 
     ``seat`` names a seat (default ``"seat N"``): a page passes the players' names. Every
     ``params`` holds ``amount``; seats are 0–3, tiles are names like ``"5m"``; a ``kong``
@@ -491,108 +491,9 @@ def describe(reason: str, params: Mapping[str, Any],
     >>> describe("flower_pig", {"pig": 2, "payee": 0, "penalty": 16, "base": 1, "amount": 16})
     '查花猪: seat 2 is a flower pig at the draw and pays seat 0 the penalty 16 × base 1 = 16.'
     """
-    render = _SENTENCES.get(reason)
-    if render is None:
+    if reason not in SENTENCES:
         raise SettlementError(f"unknown payment reason {reason!r}")
-    return render(params, seat or _seat)
-
-
-_Seat = Callable[[int], str]
-
-
-def _kong_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
-    kong = p["kong"]
-    what = f"{seat(p['konger'])}'s {_kong_name(kong['kind'])} of {kong['tile']}"
-    if kong["kind"] == "direct":
-        why = f"{seat(p['payer'])} discarded the tile and pays {what}"
-    else:
-        why = f"{seat(p['payer'])}, still in the round, pays {what}"
-    return f"{why}: {p['units']} × base {p['base']} = {p['amount']}."
-
-
-def _how(p: Mapping[str, Any]) -> str:
-    """The win's breakdown, then × base: ``清一色 2 = 2 fan → 4 × base 1 = 4``."""
-    text = format_breakdown(p["score"]) if p.get("score") else str(p["breakdown"])
-    points, base = p["points"], p["base"]
-    # a scorer's breakdown already ends "→ 8 × base": only the base and the sum remain
-    if text.endswith("× base"):
-        return f"{text} {base} = {points * base}"
-    return f"{text} → {points} × base {base} = {points * base}"
-
-
-def _self_drawn_sentence(p: Mapping[str, Any], seat: _Seat, how: str | None = None) -> str:
-    """``how``: :func:`_how` of ``p``, when worked out already (once for all payers)."""
-    bonus = p["self_draw_bonus"]
-    extra = f" + 1 base (自摸加底) = {p['points'] * p['base'] + bonus}" if bonus else ""
-    replacement = " on a kong replacement (杠上花)" if p["after_kong"] else ""
-    return (f"{seat(p['winner'])} self-draws {p['tile']}{replacement}; {seat(p['payer'])}, "
-            f"still in the round, pays: {how if how is not None else _how(p)}{extra}.")
-
-
-def _discard_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
-    winner, payer = seat(p["winner"]), seat(p["payer"])
-    if p["dian_gang_hua"]:
-        return (f"{winner} wins on the replacement tile {p['tile']} of a direct kong (点杠花); "
-                f"{payer} discarded the kong tile and pays as for a discard: {_how(p)}.")
-    after = " right after their kong (杠上炮)" if p["kong_discard"] else ""
-    return (f"{winner} wins on {payer}'s discard {p['tile']}{after}; "
-            f"only the discarder pays: {_how(p)}.")
-
-
-def _rob_kong_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
-    return (f"{seat(p['winner'])} robs {seat(p['payer'])}'s added kong of {p['tile']} (抢杠); "
-            f"the konger pays as the discarder: {_how(p)}.")
-
-
-def _call_transfer_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
-    kong = p["kong"]
-    scope = (f"the income of their {_kong_name(kong['kind'])} of {kong['tile']}"
-             if p["scope"] == "transfer_last" else "all their kong income so far")
-    return (f"呼叫转移: {seat(p['konger'])} kongs and then discards {p['tile']}, which "
-            f"{seat(p['winner'])} wins on (杠上炮); {scope} ({p['amount']}) goes to the winner.")
-
-
-def _kong_refund_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
-    kong = p["kong"]
-    return (f"{seat(p['konger'])} discarded {p['tile']} right after their "
-            f"{_kong_name(kong['kind'])} of {kong['tile']} and it was won (杠上炮): the kong "
-            f"money {seat(p['kong_payer'])} paid ({p['amount']}) goes back.")
-
-
-def _flower_pig_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
-    return (f"查花猪: {seat(p['pig'])} is a flower pig at the draw and pays {seat(p['payee'])} "
-            f"the penalty {p['penalty']} × base {p['base']} = {p['amount']}.")
-
-
-def _ting_check_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
-    how = {"flat": "a flat 1 point",
-           "max_no_kong_fan": f"{p['fan']} fan (without kong add-ons)"}.get(p["mode"],
-                                                                          f"{p['fan']} fan")
-    return (f"查叫: {seat(p['payer'])} is not ready at the draw and pays {seat(p['payee'])}, "
-            f"ready for {how} → {p['value']} × base {p['base']} = {p['amount']}.")
-
-
-def _price_difference_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
-    low, high = p["payer_value"], p["payee_value"]
-    return (f"补差价: {seat(p['payer'])} (ready, ×{low}) pays {seat(p['payee'])} (ready, "
-            f"×{high}) the difference {high - low} × base {p['base']} = {p['amount']}.")
-
-
-def _tax_refund_sentence(p: Mapping[str, Any], seat: _Seat) -> str:
-    kong = p["kong"]
-    return (f"退税: {seat(p['konger'])} is not ready at the draw and returns the {p['amount']} "
-            f"{seat(p['kong_payer'])} paid for their {_kong_name(kong['kind'])} of "
-            f"{kong['tile']}.")
-
-
-_SENTENCES: dict[str, Callable[[Mapping[str, Any], _Seat], str]] = {
-    "win_self_drawn": _self_drawn_sentence, "win_discard": _discard_sentence,
-    "win_rob_kong": _rob_kong_sentence,
-    "kong_direct": _kong_sentence, "kong_added": _kong_sentence, "kong_concealed": _kong_sentence,
-    "call_transfer": _call_transfer_sentence, "kong_refund": _kong_refund_sentence,
-    "flower_pig": _flower_pig_sentence, "ting_check": _ting_check_sentence,
-    "price_difference": _price_difference_sentence, "tax_refund": _tax_refund_sentence,
-}
+    return _describe(reason, params, seat)
 
 
 # -- helpers ------------------------------------------------------------------------
@@ -637,13 +538,6 @@ def _check_record(record: RoundRecord) -> None:
         raise SettlementError(f"seat must be 0-3, not {bad[0]!r}")
 
 
-def _seat(seat: int) -> str:
-    return f"seat {seat}"
-
-
 def _tile(tile: int) -> str:
     return str(TILES[tile]) if 0 <= tile < NUM_KINDS else f"tile {tile}"
 
-
-def _kong_name(kind: str) -> str:
-    return f"{kind} kong ({_KONG_ZH.get(kind, kind)})"

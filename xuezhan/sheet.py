@@ -37,11 +37,11 @@ import jsonschema
 
 from xuezhan import __version__
 from xuezhan.errors import LogFormatError, XuezhanError
-from xuezhan.fan import AddOn
+from xuezhan.fan import AddOn, Score
 from xuezhan.files import read_input
 from xuezhan.replay import Violation
 from xuezhan.rules import ADD_ON_NAMES, PATTERN_NAMES, Rules
-from xuezhan.schema import SchemaIssue
+from xuezhan.schema import SchemaIssue, issue_of
 from xuezhan.settlement import DrawCheck, KongEvent, RoundRecord, Settlement, WinEvent, settle
 from xuezhan.tiles import Tile
 
@@ -196,14 +196,7 @@ def schema_issues(doc: object) -> list[SchemaIssue]:
     """Every way ``doc`` breaks the sheet format, with its JSON path (none: it follows it)."""
     validator = jsonschema.Draft7Validator(sheet_schema())
     errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
-    return [SchemaIssue(e.json_path, e.message) for e in errors]
-
-
-@dataclass(frozen=True)
-class _Value:
-    fan: int
-    pattern: str | None
-    detail: str
+    return [issue_of(e) for e in errors]
 
 
 class _RoundBuilder:
@@ -281,12 +274,12 @@ class _RoundBuilder:
                          and self.rules.dian_gang_hua == "discard")
         value = self.score(i, event, self_drawn=discarder is None and not dian_gang_hua)
         return WinEvent(index=i, seat=seat, tile=Tile.parse(event["tile"]), discarder=discarder,
-                        fan=value.fan, points=self.rules.points(value.fan),
-                        detail=value.detail, pattern=value.pattern, in_round=in_round,
+                        fan=value.fan, points=value.points, score=value,
+                        detail=value.breakdown(), pattern=value.pattern, in_round=in_round,
                         group=group, rob_kong=bool(event.get("rob_kong")),
                         after_kong=after_kong, kong_before_discard=kong_discard)
 
-    def score(self, i: int, event: dict[str, Any], *, self_drawn: bool) -> _Value:
+    def score(self, i: int, event: dict[str, Any], *, self_drawn: bool) -> Score:
         """The win's value: from pattern and add-ons under the ruleset, checked against the
         fan when the sheet gives both; from the fan alone when that is all it gives."""
         rules, seat = self.rules, event["seat"]
@@ -311,15 +304,11 @@ class _RoundBuilder:
         fan = given if given is not None else computed
         if fan < rules.min_fan:
             self.problem(i, seat, "below_min_fan", f"{fan} fan, the ruleset needs {rules.min_fan}")
-        parts = [f"{PATTERN_NAMES.get(p, p)} {f}" for p, f in zip(patterns, fans, strict=True)]
-        parts += [str(a) for a in add_ons]
-        if fan != computed and "add_ons" not in event:
-            parts.append(f"add-ons {fan - computed}")  # the sheet gave the total only
-        text = f"{' + '.join(parts) or 'a win'} = {fan} fan"
-        if rules.max_fan is not None and fan > rules.max_fan:
-            text += f" → capped at {rules.max_fan}"
         top = max(patterns, key=lambda p: rules.patterns.get(p) or 0) if patterns else None
-        return _Value(fan, top, f"{text} → {rules.points(fan)} × base")
+        unlisted = fan - computed if fan != computed and "add_ons" not in event else 0
+        return Score(True, top, tuple(patterns), add_ons, fan,
+                     rules.max_fan is not None and fan > rules.max_fan, rules.points(fan),
+                     pattern_fans=tuple(fans), max_fan=rules.max_fan, unlisted=unlisted)
 
     def add_ons(self, i: int, event: dict[str, Any], self_drawn: bool) -> tuple[AddOn, ...]:
         rules, seat = self.rules, event["seat"]

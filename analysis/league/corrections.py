@@ -54,9 +54,10 @@ def correct_match(
     """
     reason = reason.strip()
     if not reason:
-        raise LeagueError("reason", "say why the match is corrected")
+        raise LeagueError("reason", _("say why the match is corrected"))
     if players is None and ruleset is None and document is None and void is None:
-        raise LeagueError("reason", "nothing to correct: give players, ruleset, document or void")
+        raise LeagueError("reason",
+                          _("nothing to correct: give players, ruleset, document or void"))
     reverify = ratings = False
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match.pk)
@@ -100,7 +101,7 @@ def _replace_document(match: Match, raw: bytes, by: User, reason: str) -> None:
         first = exc.errors[0] if exc.errors else {"path": "$", "message": exc.detail}
         raise LeagueError("document", f"{first['path']}: {first['message']}") from None
     if len(set(doc["players"])) != 4:
-        raise LeagueError("document", "four different players")
+        raise LeagueError("document", _("four different players"))
     MatchDocumentVersion.objects.create(
         match=match,
         raw=bytes(match.raw),
@@ -132,7 +133,7 @@ def _rebuild_rounds(match: Match, doc: dict[str, Any]) -> None:
 def _reseat(match: Match, handles: list[str], by: User, reason: str) -> None:
     """Seat these players (by handle, new handles become players), keeping the history."""
     if len(handles) != 4 or len(set(handles)) != 4 or not all(handles):
-        raise LeagueError("players", "four different handles, by seat")
+        raise LeagueError("players", _("four different handles, by seat"))
     seats = list(Seat.objects.filter(match=match).select_related("player").order_by("seat"))
     if [s.player.handle for s in seats] == handles:
         return
@@ -141,7 +142,7 @@ def _reseat(match: Match, handles: list[str], by: User, reason: str) -> None:
         seat._change_reason = reason  # type: ignore[attr-defined]
         seat.delete()
     for index, handle in enumerate(handles):
-        player, _ = Player.objects.get_or_create(club=match.club, handle=handle)
+        player, _new = Player.objects.get_or_create(club=match.club, handle=handle)
         _save(Seat(match=match, seat=index, player=player), by, reason)
 
 

@@ -5,6 +5,7 @@ Forms are checked by the API's serializers, so a page and the API refuse the sam
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any
 
 from django.contrib import messages
@@ -14,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
 
+from analysis import labels, sentences
 from analysis.league import ratings, selectors, services
 from analysis.league.corrections import (
     correct_match,
@@ -29,7 +31,7 @@ from analysis.league.tasks import recompute_ratings
 from analysis.models import MatchVoid, Season, SettleUp
 from analysis.tasks import verify_match
 from records.access import member_or_404, require_admin
-from records.models import Match, Membership, Player
+from records.models import Match, Membership, Player, Seat
 from records.permissions import signed_in
 from xuezhan.rules import PRESETS
 
@@ -39,7 +41,10 @@ def _season_form(post: Any) -> dict[str, Any]:
     data = {k: post.get(k, "") for k in ("name", "starts_on", "ends_on", "method", "min_matches")}
     data["ruleset"] = post.get("ruleset", "chengdu").strip() or "chengdu"
     data["point_value"] = post.get("point_value") or None
-    data["tie_breaks"] = [t.strip() for t in post.get("tie_breaks", "").split(",") if t.strip()]
+    # the page's selects, in order (``tie_break``), or comma-separated codes (``tie_breaks``)
+    chosen = post.getlist("tie_break") if hasattr(post, "getlist") else []
+    data["tie_breaks"] = [t for t in chosen if t] or [
+        t.strip() for t in post.get("tie_breaks", "").split(",") if t.strip()]
     data["include_accepted"] = post.get("include_accepted") == "on"
     return data
 
@@ -53,6 +58,8 @@ def season_list(request: HttpRequest, club_id: int) -> HttpResponse:
         "membership": membership,
         "is_admin": membership.has_role(Membership.Role.ADMIN),
         "tie_breaks": selectors.TIE_BREAK_NAMES,
+        "tie_break_slots": [""] * len(selectors.TIE_BREAK_NAMES),
+        "rulesets": labels.table("ruleset"),
         "errors": {},
         "form": {},
     }
@@ -72,7 +79,9 @@ def season_list(request: HttpRequest, club_id: int) -> HttpResponse:
                 return redirect("pages:season-standings", club_id=club.pk, season_id=season.pk)
         else:
             context["errors"] = serializer.errors
-        context["form"] = {**form, "tie_breaks": ", ".join(form["tie_breaks"])}
+        context["form"] = form
+        slots = list(form["tie_breaks"])[: len(selectors.TIE_BREAK_NAMES)]
+        context["tie_break_slots"] = slots + [""] * (len(selectors.TIE_BREAK_NAMES) - len(slots))
         context["seasons"] = Season.objects.filter(club=club)
         return render(request, "league/season_list.html", context, status=400)
     context["seasons"] = Season.objects.filter(club=club)
@@ -104,7 +113,8 @@ def season_standings(request: HttpRequest, club_id: int, season_id: int) -> Http
             "standings": standings,
             "rows": rows,
             "placement": season.method == Season.Method.PLACEMENT,
-            "tie_breaks": [selectors.TIE_BREAK_NAMES[t] for t in season.tie_breaks],
+            "tie_breaks": _(", ").join(str(selectors.TIE_BREAK_NAMES[t])
+                                        for t in season.tie_breaks),
             "other": selectors.season_other_ruleset_matches(season).order_by("played_at"),
             "print": request.GET.get("print") == "1",
         },
@@ -218,15 +228,28 @@ def season_what_if(request: HttpRequest, club_id: int, season_id: int) -> HttpRe
     season = Season.objects.filter(club=membership.club, pk=season_id).first()
     if season is None:
         raise Http404("No such season.")
-    context: dict[str, Any] = {"club": membership.club, "season": season, "errors": {}}
+    context: dict[str, Any] = {"club": membership.club, "season": season, "errors": {},
+                               "rulesets": labels.table("ruleset")}
     context["asked"] = request.GET.get("ruleset", "")
     status = 200
     if context["asked"]:
         try:
-            context["result"] = selectors.what_if(season, ruleset_param(request.GET))
+            result = selectors.what_if(season, ruleset_param(request.GET))
         except ValidationError as exc:
             context["errors"] = exc.detail
             status = 400
+        else:
+            context["result"] = result
+            names: dict[int, list[str]] = defaultdict(list)
+            for match_id, handle in (Seat.objects.filter(
+                    match_id__in={r.match for r in result.illegal_rounds})
+                    .order_by("match_id", "seat").values_list("match_id", "player__handle")):
+                names[match_id].append(handle)
+            # the violations in the page's words (players by name, rounds from 1)
+            context["illegal"] = [
+                {"match": r.match, "round": r.round,
+                 "violations": sentences.report_violations(r.violations, names[r.match])}
+                for r in result.illegal_rounds]
     return render(request, "league/what_if.html", context, status=status)
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
 
@@ -35,15 +36,17 @@ def parse_day(params: Mapping[str, str], name: str) -> date | None:
 
 
 def ledger_for(club: Any, params: Mapping[str, str]) -> selectors.Ledger:
-    """The ledger the query asks for: ``from``/``to`` (inclusive days, UTC), ``season``,
-    ``point_value``. Shared by the API and the page."""
+    """The ledger the query asks for: ``from``/``to`` (inclusive days of the request's zone,
+    the club's: records/timezones.py), ``season``, ``point_value``. Shared by the API and
+    the page."""
     start, end = parse_day(params, "from"), parse_day(params, "to")
     season = season_param(club, params)
     value = league_errors(services.money_value, value=params.get("point_value"))
     return selectors.club_ledger(
         club,
-        start=None if start is None else datetime.combine(start, time(), UTC),
-        end=None if end is None else datetime.combine(end + timedelta(days=1), time(), UTC),
+        start=None if start is None else timezone.make_aware(datetime.combine(start, time())),
+        end=None if end is None
+        else timezone.make_aware(datetime.combine(end + timedelta(days=1), time())),
         season=season,
         point_value=value,
     )

@@ -13,6 +13,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from analysis.labels import label
 from analysis.league.selectors import TIE_BREAK_NAMES, counted, match_results
 from analysis.league.signals import counted_matches_changed, publish, settle_up_recorded
 from analysis.models import (
@@ -25,6 +26,7 @@ from analysis.models import (
     SettleUp,
 )
 from records.models import Club, Match, Player
+from records.wording import ruleset_problem
 from xuezhan.errors import XuezhanError
 from xuezhan.rules import Rules
 
@@ -45,7 +47,7 @@ def resolve_ruleset(value: Any) -> Rules:
     try:
         return Rules.from_json(value)
     except XuezhanError as exc:
-        raise LeagueError("ruleset", str(exc)) from None
+        raise LeagueError("ruleset", ruleset_problem(str(exc))) from None
 
 
 def check_tie_breaks(value: Any) -> list[str]:
@@ -117,7 +119,7 @@ def accept_match(*, match: Match, by: User | None, reason: str) -> MatchAcceptan
         raise LeagueError("reason", _("say why the club accepts this match"))
     if match.status != Match.Status.ILLEGAL:
         message = _("only an illegal match needs accepting (it is %(status)s)")
-        raise LeagueError("match", message % {"status": match.status})
+        raise LeagueError("match", message % {"status": label("status", match.status)})
     with transaction.atomic():
         for old in MatchAcceptance.objects.filter(match=match):
             _delete_with_history(old, by, reason.strip())

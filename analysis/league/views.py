@@ -22,6 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 
+from analysis import sentences
 from analysis.league import ratings, selectors, services
 from analysis.league.corrections import correct_match, match_history
 from analysis.league.params import league_errors, ledger_for, ruleset_param
@@ -42,6 +43,7 @@ from analysis.league.serializers import (
 from analysis.league.tasks import recompute_ratings
 from analysis.models import MatchAcceptance, PlayerRating, Season, SettleUp
 from analysis.tasks import verify_match
+from records import timezones
 from records.idempotency import IDEMPOTENCY_PARAMETER, IDEMPOTENCY_RESPONSES, idempotent
 from records.models import Match, Membership, Player, Seat
 from records.permissions import ClubMixin, signed_in
@@ -263,8 +265,8 @@ class MatchAcceptanceView(ClubMixin, generics.GenericAPIView[MatchAcceptance]):
 
 
 LEDGER_PARAMETERS = [
-    OpenApiParameter("from", OpenApiTypes.DATE, description="First day (UTC), inclusive."),
-    OpenApiParameter("to", OpenApiTypes.DATE, description="Last day (UTC), inclusive."),
+    OpenApiParameter("from", OpenApiTypes.DATE, description="First day (club's zone), inclusive."),
+    OpenApiParameter("to", OpenApiTypes.DATE, description="Last day (the club's zone), inclusive."),
     OpenApiParameter("season", OpenApiTypes.INT, description="Only this season's matches."),
     OpenApiParameter(
         "point_value", OpenApiTypes.DECIMAL, description="Money per point (default: the season's)."
@@ -528,4 +530,9 @@ class SheetPreview(ClubMixin, generics.GenericAPIView[Match]):
         responses={200: OpenApiTypes.OBJECT},
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return Response(settle_sheet(request.data).to_dict())
+        doc = request.data
+        if isinstance(doc, dict) and isinstance(doc.get("played_at"), str):
+            # a page's date-and-time picker gives the club's local time without an offset
+            doc = {**doc, "played_at": timezones.entered(doc["played_at"]) or doc["played_at"]}
+        # the site's own API: the violations and payments worded in the request's language
+        return Response(sentences.sheet_report(settle_sheet(doc).to_dict(), doc))

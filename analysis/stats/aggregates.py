@@ -20,12 +20,13 @@ grouped by day, so a day row and the raw rows it replaces can never disagree.
 from __future__ import annotations
 
 import functools
+import zoneinfo
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Count, F, Min, Model, Q, QuerySet, Sum
 from django.db.models.functions import TruncDate
 from django.db.models.lookups import Lookup
@@ -41,7 +42,7 @@ from analysis.models import (
     Verification,
 )
 from analysis.stats import figures
-from records.models import Match, Round, Seat
+from records.models import DEFAULT_TIME_ZONE, Club, Match, Round, Seat
 
 _KEY = ("player_id", "day", "ruleset_name", "legal")
 _REVIEW_FIELDS = ("reviewed_discards", "best_discards", "ukeire_lost")
@@ -63,6 +64,11 @@ def refresh_match(match_id: int) -> None:
     match = Match.objects.filter(pk=match_id).values("club_id").first()
     if match is None:
         return
+    with club_days(match["club_id"]):
+        _refresh(match_id, match["club_id"])
+
+
+def _refresh(match_id: int, club_id: int) -> None:
     _copy_review(match_id)
     old = list(PlayerMatch.objects.filter(match_id=match_id).values_list("player_id", "day"))
     new = (
@@ -79,7 +85,7 @@ def refresh_match(match_id: int) -> None:
         # come from its complete seat rows): none, so its sums only add (O(the match))
         _add(SeatResult.objects.filter(match_id=match_id, complete=True))
         return
-    rebuild_keys(match["club_id"], keys)
+    rebuild_keys(club_id, keys)
 
 
 def add_matches(match_ids: list[int], keys: set[tuple[int, date]]) -> None:
@@ -94,15 +100,29 @@ def add_matches(match_ids: list[int], keys: set[tuple[int, date]]) -> None:
     if not match_ids or not keys:
         return
     _lock(keys)
-    if connection.vendor != "postgresql":
-        _add(SeatResult.objects.filter(match_id__in=match_ids, complete=True))
-        return
-    sql, positions, compiled = _add_statement(timezone.get_current_timezone_name())
-    params = list(compiled)
-    for i in positions:
-        params[i] = list(match_ids)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    zones: dict[str, list[int]] = defaultdict(list)
+    for pk, name in (Match.objects.filter(pk__in=match_ids).order_by("pk")
+                     .values_list("pk", "club__time_zone")):
+        zones[name].append(pk)
+    for name, ids in zones.items():  # each club's days are its own zone's (club_days)
+        with timezone.override(zoneinfo.ZoneInfo(name)):
+            if connection.vendor != "postgresql":
+                _add(SeatResult.objects.filter(match_id__in=ids, complete=True))
+                continue
+            sql, positions, compiled = _add_statement(timezone.get_current_timezone_name())
+            params = list(compiled)
+            for i in positions:
+                params[i] = list(ids)
+            with connection.cursor() as cursor:
+                cursor.execute(sql, params)
+
+
+def club_days(club_id: int) -> Any:
+    """The club's zone, activated (``with club_days(club_id): …``): a day of the statistics
+    is a day of the club's time zone (records/timezones.py), in the rows written and in the
+    date filters read."""
+    name = Club.objects.filter(pk=club_id).values_list("time_zone", flat=True).first()
+    return timezone.override(zoneinfo.ZoneInfo(name or DEFAULT_TIME_ZONE))
 
 
 def rebuild_keys(club_id: int, keys: set[tuple[int, date]]) -> None:
@@ -145,6 +165,11 @@ def rebuild_club(club_id: int) -> None:
     """Rebuild every derived statistics row of a club from its seat rows (and the review
     summaries), e.g. after a migration or ``manage.py rebuild_facts --aggregates-only``;
     in a transaction (the tables stay locked against writers until it ends)."""
+    with club_days(club_id):
+        _rebuild_club(club_id)
+
+
+def _rebuild_club(club_id: int) -> None:
     for match_id in (
         Verification.objects.filter(match__club_id=club_id, review__isnull=False)
         .values_list("match_id", flat=True)
@@ -163,7 +188,7 @@ def rebuild_club(club_id: int) -> None:
 
 
 def _on_days(days: Iterable[date]) -> Q:
-    """The seat rows played on these days (the same UTC midnights as the date filters)."""
+    """The seat rows played on these days (the club's midnights, as the date filters')."""
     condition = Q(pk__in=[])
     for day in days:
         condition |= Q(played_at__gte=_midnight(day), played_at__lt=_midnight(day) + timedelta(1))
@@ -469,6 +494,14 @@ def add_review(match_id: int, review: dict[str, Any] | None) -> None:
     match is counted already). In the caller's transaction, which holds the verification's
     row (it stored the review): no verification of the match rewrites its seat rows
     meanwhile. The keys are locked before the day rows change, as ``refresh_match`` does."""
+    club_id = Match.objects.filter(pk=match_id).values_list("club_id", flat=True).first()
+    if club_id is None:
+        return
+    with club_days(club_id):
+        _add_review(match_id, review)
+
+
+def _add_review(match_id: int, review: dict[str, Any] | None) -> None:
     per_round = (review or {}).get("rounds") or []
     changed: list[SeatResult] = []
     added: dict[tuple[Any, ...], dict[str, int]] = {}
@@ -544,3 +577,21 @@ def forget_match(sender: Any, instance: Match, **kwargs: Any) -> None:
     SeatResult.objects.filter(match_id=instance.pk).delete()
     refresh_match(instance.pk)
     figures.facts_changed(instance.club_id)
+
+
+def follow_zone_change(sender: Any, instance: Club, **kwargs: Any) -> None:
+    """Before a club is saved with another time zone (API, page, admin): once that commits,
+    its day rows are summed again over the days of the new zone (``club_days``)."""
+    if instance.pk is None:
+        return
+    before = Club.objects.filter(pk=instance.pk).values_list("time_zone", flat=True).first()
+    if before is None or before == instance.time_zone:
+        return
+    club_id = instance.pk
+
+    def rebuild() -> None:
+        with transaction.atomic():
+            rebuild_club(club_id)
+        figures.facts_changed(club_id)
+
+    transaction.on_commit(rebuild)

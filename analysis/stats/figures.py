@@ -88,7 +88,8 @@ def _midnight(day: date) -> datetime:
 
 def keyed(model: type[M], club: Club, filters: Filters) -> QuerySet[M]:
     """The club's rows of a materialised table (``PlayerDay`` …) that count under
-    ``filters``; their ``day`` is the UTC date of ``played_at``, so the date filters select
+    ``filters``; their ``day`` is the date of ``played_at`` in the club's zone (the one the
+    request runs in: records/timezones.py), so the date filters select
     exactly the rounds :func:`counted` selects. ``with`` is not theirs to answer."""
     rows = model._default_manager.filter(club=club)
     if not filters.include_illegal:

@@ -18,6 +18,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from analysis import labels
 from analysis.labels import label
 from analysis.stats import charts, figures
 from analysis.stats.serializers import LeaderboardQuerySerializer, StatsQuerySerializer
@@ -262,6 +263,7 @@ def player_stats(request: HttpRequest, club_id: int, player_id: int) -> HttpResp
         "players": Player.objects.filter(club=club).exclude(pk=player.pk).order_by("handle"),
         "csv_query": _query_string(request, format="csv"),
         "json_query": _query_string(request),
+        "rulesets": labels.table("ruleset"),
         **_charts(data),
     }
     return render(request, "stats/player.html", context)

@@ -19,3 +19,9 @@ def label(identifier: str | None, kind: str) -> str:
 def ordinal(index: int | None) -> str:
     """A 0-based index as people count it (round 1, event 1); "—" for none."""
     return "—" if index is None else str(index + 1)
+
+
+@register.filter
+def ruleset(value: object, name: str = "") -> str:
+    """``{{ match.ruleset|ruleset:match.ruleset_name }}``: the ruleset in words."""
+    return labels.ruleset_text(value, name)

@@ -22,3 +22,27 @@
     });
   });
 })();
+
+// A table wider than its box says that it scrolls, under it (the words come from the page:
+// <meta name="xuezhan-scroll-hint">); checked again when the window changes size.
+(function () {
+  var meta = document.querySelector('meta[name="xuezhan-scroll-hint"]');
+  if (!meta) return;
+  function mark() {
+    document.querySelectorAll(".table-wrap").forEach(function (wrap) {
+      var wide = wrap.scrollWidth > wrap.clientWidth + 1;
+      var hint = wrap.nextElementSibling;
+      var has = hint && hint.classList.contains("scroll-hint");
+      if (wide && !has) {
+        var p = document.createElement("p");
+        p.className = "scroll-hint";
+        p.textContent = meta.getAttribute("content");
+        wrap.insertAdjacentElement("afterend", p);
+      } else if (!wide && has) {
+        hint.remove();
+      }
+    });
+  }
+  mark();
+  window.addEventListener("resize", mark);
+})();

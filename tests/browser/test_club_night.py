@@ -35,6 +35,8 @@ CHOPPED = """() => [...document.querySelectorAll('main th, main button, main .bu
 def roster(club: Any) -> list[Any]:
     from records.models import Player
 
+    club.time_zone = "Asia/Shanghai"  # a Chengdu club: the sheet's time is entered in UTC+8
+    club.save(update_fields=["time_zone"])
     return [Player.objects.create(club=club, handle=h) for h in PLAYERS]
 
 

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.browser
 
 CORPUS = data_documents()
 HEADLINE = {"en": ["Rounds", "Net", "Net per round", "Win rate"],
-            "zh-Hans": ["局数", "净得", "每局净得", "胡牌率"]}
+            "zh-Hans": ["局数", "净分", "每局净分", "胡牌率"]}
 
 
 @pytest.fixture

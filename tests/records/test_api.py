@@ -487,6 +487,11 @@ def test_the_stored_document_is_the_uploaded_one(club: Any, cast: Any, api_clien
 def test_a_club_keeps_its_time_zone_asia_shanghai_unless_an_admin_sets_another(
     club: Any, cast: Any, api_client: Any
 ) -> None:
+    from records import services
+
+    club = services.create_club(name="Chengdu Friday", owner=cast["olga"])
+    services.add_member(club=club, user=cast["adam"], role="admin")
+    services.add_member(club=club, user=cast["mia"], role="member")
     url = f"/api/v1/clubs/{club.pk}/"
     assert api_client(cast["mia"]).get(url).json()["time_zone"] == "Asia/Shanghai"
     admin = api_client(cast["adam"])

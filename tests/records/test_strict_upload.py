@@ -95,6 +95,7 @@ def test_too_many_rounds_is_a_400_before_any_round_is_validated(
         {
             "path": "$.rounds",
             "message": "300 rounds; the format allows at most 64 in one document",
+            "rule": "too_long",
             "code": "schema",
         }
     ]
@@ -128,3 +129,44 @@ def test_one_problem_is_one_problem_not_1_errors(club: Any, cast: Any, api_clien
     doc = {**make_document(28), "ruleset": "vegas"}
     body = refusal(post(api_client(cast["mia"]), club, dumps(doc)))
     assert body["detail"] == "The document cannot be accepted (1 problem)."
+
+
+def test_in_chinese_a_schema_problem_is_worded_from_its_rule_with_the_path_kept(
+    club: Any, cast: Any, api_client: Any
+) -> None:
+    doc = make_document(27, turns=2)
+    doc["players"] = doc["players"][:3]
+    del doc["rounds"][0]["dealer"]
+    response = api_client(cast["mia"]).generic(
+        "POST", f"/api/v1/clubs/{club.pk}/matches/", dumps(doc),
+        content_type="application/json", HTTP_ACCEPT_LANGUAGE="zh-Hans")
+    body = refusal(response)
+    found = {e["path"]: e for e in body["errors"]}
+    assert found["$.players"]["message"] == "3 项；至少需要 4 项。"
+    assert found["$.players"]["rule"] == "minItems"
+    assert found["$.rounds[0]"]["message"] == "缺少字段 dealer。"
+    assert not [e for e in body["errors"] if "expected" in e["message"]
+                or "required" in e["message"]]
+
+
+def test_in_chinese_a_reader_refusal_is_worded_from_its_code() -> None:
+    from django.utils import translation
+
+    from records.wording import reader_text
+
+    english = "not valid JSON: expecting value at line 3, column 7"
+    with translation.override("zh-hans"):
+        assert reader_text("not_json", english) == "文本不是 JSON：第 3 行第 7 列。"
+        assert reader_text("duplicate_key", "duplicate key 'a'") == "同一个对象里有重复的键。"
+    with translation.override("en"):  # English: the engine's sentence, which names more
+        assert reader_text("not_json", english) == english
+
+
+def test_a_json_path_reads_as_a_place_counted_from_1() -> None:
+    from django.utils import translation
+
+    from records.wording import where
+
+    with translation.override("zh-hans"):
+        assert where("$.rounds[1].events[0].tile") == "第 2 局 · 第 1 步 · tile"
+        assert where("$") == "整个文档"

@@ -692,7 +692,8 @@ def test_call_transfer_all_params_list_every_transferred_kong() -> None:
 
 
 def test_every_reason_code_has_a_sentence() -> None:
-    from xuezhan.settlement import _SENTENCES, REASONS
+    from xuezhan.sentences import SENTENCES as _SENTENCES
+    from xuezhan.settlement import REASONS
 
     assert set(_SENTENCES) == set(REASONS)
 

@@ -22,7 +22,7 @@ import copy
 import json
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -40,10 +40,17 @@ _ARRAYS = (list, tuple)
 
 @dataclass(frozen=True)
 class SchemaIssue:
-    """One structural problem: where it is and what is wrong."""
+    """One structural problem: where it is and what is wrong — as an English ``message``,
+    and as data for other languages: the rule that failed (``code``: the JSON Schema
+    keyword, or ``too_long``, ``float``, ``too_deep``) and its ``params`` (``required``:
+    ``name``; ``additionalProperties``: ``names``; ``type``: ``expected``; ``enum``/``const``:
+    ``allowed``; ``minItems``/``maxItems``/``too_long``: ``count`` and ``limit``;
+    ``minimum``/``maximum``: ``limit``; ``float``: ``value``)."""
 
     path: str
     message: str
+    code: str = field(default="", compare=False)
+    params: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
 @cache
@@ -173,7 +180,8 @@ def _over_long(doc: object, limit: int) -> list[SchemaIssue]:
     most = schema["properties"]["rounds"]["maxItems"]
     if len(rounds) > most:
         return [SchemaIssue("$.rounds", f"{len(rounds)} rounds; the format allows at most "
-                                        f"{most} in one document")]
+                                        f"{most} in one document", "too_long",
+                            {"count": len(rounds), "limit": most})]
     found = []
     round_fields = schema["definitions"]["round"]["properties"]
     result_fields = schema["definitions"]["result"]["properties"]
@@ -185,13 +193,15 @@ def _over_long(doc: object, limit: int) -> list[SchemaIssue]:
         events = round_doc.get("events")
         if isinstance(events, _ARRAYS) and len(events) > events_most:
             found.append(SchemaIssue(f"$.rounds[{r}].events", f"{len(events)} events; the "
-                                     f"format allows at most {events_most} in one round"))
+                                     f"format allows at most {events_most} in one round",
+                                     "too_long", {"count": len(events), "limit": events_most}))
         result = round_doc.get("result")
         payments = result.get("payments") if isinstance(result, dict) else None
         if isinstance(payments, _ARRAYS) and len(payments) > payments_most:
             found.append(SchemaIssue(
                 f"$.rounds[{r}].result.payments", f"{len(payments)} payments; the format "
-                f"allows at most {payments_most} in one round"))
+                f"allows at most {payments_most} in one round", "too_long",
+                {"count": len(payments), "limit": payments_most}))
     return found[:limit]
 
 
@@ -244,7 +254,37 @@ def _leaf_issues(error: jsonschema.ValidationError, prefix: str) -> list[SchemaI
         if deepest > len(error.absolute_path):
             leaves = [e for e in error.context if len(e.absolute_path) == deepest]
             return [issue for e in leaves for issue in _leaf_issues(e, prefix)]
-    return [SchemaIssue(prefix + error.json_path[1:], _message(error))]
+    return [issue_of(error, prefix)]
+
+
+def issue_of(error: jsonschema.ValidationError, prefix: str = "$") -> SchemaIssue:
+    """One jsonschema error as an issue: its path under ``prefix``, message, rule and
+    parameters."""
+    return SchemaIssue(prefix + error.json_path[1:], _message(error), str(error.validator),
+                       _params(error))
+
+
+def _params(error: jsonschema.ValidationError) -> dict[str, Any]:
+    """The facts a sentence of the failed rule needs (SchemaIssue lists them)."""
+    rule, instance = error.validator, error.instance
+    value: Any = error.validator_value
+    if rule == "required" and isinstance(instance, dict):
+        missing = [name for name in value if name not in instance]
+        return {"name": missing[0] if missing else None}
+    if rule == "additionalProperties" and isinstance(instance, dict):
+        known = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+        return {"names": sorted(str(k) for k in instance if k not in known)}
+    if rule == "type":
+        return {"expected": value}
+    if rule == "enum":
+        return {"allowed": list(value)}
+    if rule == "const":
+        return {"allowed": [value]}
+    if rule in ("minItems", "maxItems") and isinstance(instance, _ARRAYS):
+        return {"count": len(instance), "limit": value}
+    if rule in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        return {"limit": value}
+    return {}
 
 
 _JSON_KINDS = {dict: "an object", list: "an array", str: "a string", int: "a number",
@@ -317,7 +357,8 @@ def integral_floats(doc: object) -> list[SchemaIssue]:
     ['$.rounds[0].dealer', '$.rounds[0].dice[1]']
     """
     return [SchemaIssue(json_path(parts), f"{value!r} is written as a float; this field "
-                                          f"takes an integer{_as_int(value)}")
+                                          f"takes an integer{_as_int(value)}", "float",
+                        {"value": value})
             for parts, value in _floats(doc, _integer_positions())]
 
 

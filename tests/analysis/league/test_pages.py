@@ -56,7 +56,7 @@ def test_the_season_form_shows_what_is_wrong_and_keeps_the_input(club: Any, cast
          "tie_breaks": "coin_toss"},
     )  # fmt: skip
     assert response.status_code == 400
-    assert b"tie_breaks" in response.content and b'value="Winter"' in response.content
+    assert b"Tie-breaks" in response.content and b'value="Winter"' in response.content
 
 
 def test_members_see_seasons_but_cannot_create_them(club: Any, cast: Any, season: Season) -> None:
@@ -90,7 +90,7 @@ def test_the_standings_page_names_its_tie_breaks_in_the_page_language(
     chinese = browser(cast["mia"]).get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "more matches won (placed 1st), head-to-head net among the tied players" in english
     assert "more matches won" not in chinese and "head-to-head" not in chinese
-    assert "同分时比较" in chinese
+    assert "同分时依次比较：获第一名的场数较多者、" in chinese
 
 
 def test_the_ledger_page_shows_transfers_and_lets_an_admin_record_a_partial_payment(
@@ -184,3 +184,25 @@ def test_the_sheet_preview_api_settles_without_storing(
     body = api_client(cast["mia"]).post(url, sheet, format="json").json()
     assert body["legal"] and body["totals"] == [0, 4, 0, -4] and not Match.objects.exists()
     assert api_client(cast["nora"]).post(url, sheet, format="json").status_code == 404
+
+
+def test_the_sheet_preview_api_words_violations_in_the_request_s_language(
+    club: Any, cast: Any, api_client: Any
+) -> None:
+    """A sheet's problems reach the page in its language: the player by name, rounds counted
+    from 1, the schema's errors from their rule — never the engine's English."""
+    win = {"type": "win", "seat": 1, "from": 3, "tile": "9m", "pattern": "ping_hu"}
+    sheet = {"format": "xuezhan-sheet", "version": 1, "players": ["ann", "ben", "cat", "dan"],
+             "rounds": [{"dealer": 0, "events": [win]}, {"dealer": 3, "events": []}]}
+    url = f"/api/v1/clubs/{club.pk}/sheets/preview/"
+    client = api_client(cast["mia"])
+    body = client.post(url, sheet, format="json", HTTP_ACCEPT_LANGUAGE="zh-Hans").json()
+    [wrong] = body["violations"]
+    assert wrong["code"] == "wrong_dealer" and wrong["round"] == 1  # the API counts from 0
+    assert wrong["message"] == "第 2 局由 dan 坐庄，但按上一局应由另一位玩家坐庄。"
+    assert wrong["label"] == "庄家不对" and wrong["where"] == "第 2 局 · dan"
+    [payment] = body["rounds"][0]["payments"]
+    assert payment["detail"].startswith("ben 胡 dan 打出的 9万") and "0 番" in payment["detail"]
+    sheet["rounds"][1]["events"] = [{"type": "win", "seat": 1}]
+    body = client.post(url, sheet, format="json", HTTP_ACCEPT_LANGUAGE="zh-Hans").json()
+    assert "第 2 局 · 第 1 步：缺少字段 tile。" in {v["message"] for v in body["violations"]}

@@ -81,7 +81,7 @@ def test_the_headline_and_every_statistic_show_labels_in_the_page_language(
                 *(row for _, rows in page.context["groups"] for row in rows)]
         assert all(row["label"] != row["key"] and f">{escape(row['label'])}<" in html
                    for row in rows)
-    assert [r["label"] for r in chinese.context["headline"]][:4] == ["局数", "净得", "每局净得",
+    assert [r["label"] for r in chinese.context["headline"]][:4] == ["局数", "净分", "每局净分",
                                                                     "胡牌率"]
     assert "Win rate" in english.content.decode() and "Win rate" not in chinese.content.decode()
     ranked = f"/clubs/{club.pk}/leaderboard/?stat=win_rate&amp;min_rounds=0"

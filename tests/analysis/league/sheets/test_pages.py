@@ -43,6 +43,8 @@ def form(*rounds: dict[str, Any], **extra: Any) -> dict[str, Any]:
 def test_a_member_saves_a_sheet_and_it_is_verified(
     club: Any, cast: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
+    club.time_zone = "Asia/Shanghai"  # the picker's time is the club's
+    club.save(update_fields=["time_zone"])
     with django_capture_on_commit_callbacks(execute=True):
         response = save(browser(cast["mia"]), club, form(MULTIPLE, {"dealer": 3, "events": []}))
     assert response.status_code == 200, response.content
