@@ -123,7 +123,7 @@ def test_a_sheet_with_a_problem_is_saved_only_when_asked_twice(
 
     page = visit("mia", f"/clubs/{club.pk}/sheets/new/", width=390, language="zh-Hans")
     page.locator("#sheet-app").wait_for()
-    page.get_by_role("button", name="保存为对局").click()
+    page.get_by_role("button", name="保存为比赛").click()
     page.locator(".save-area .problems").get_by_text("东：请选择玩家。").wait_for()
     _players(page)
     # ben self-draws, then cai is entered as winning "on the same discard": no such discard
@@ -132,7 +132,7 @@ def test_a_sheet_with_a_problem_is_saved_only_when_asked_twice(
     page.locator("#sheet-problems li.finding").first.wait_for()
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTEFACTS / "sheet-phone-zh.png"), full_page=True)
-    page.get_by_role("button", name="保存为对局").click()
+    page.get_by_role("button", name="保存为比赛").click()
     page.get_by_role("button", name="仍然保存").wait_for()
     assert not Match.objects.exists()
     page.get_by_role("button", name="仍然保存").click()

@@ -128,9 +128,10 @@ def demo(site: Any) -> dict[str, Any]:
     from django.core.management import call_command
 
     from analysis import services as analysis_services
-    from analysis.models import Season
+    from analysis.models import Night, Season
     from records import services
-    from records.models import Club, Invitation, Membership, Player
+    from records.models import Club, Invitation, Membership, Player, WebhookDelivery
+    from records.webhooks.services import create_endpoint
     from tests.records.documents import dumps, illegal_document
 
     os.environ.setdefault("DEMO_PASSWORD", "xuezhan-demo")
@@ -143,22 +144,31 @@ def demo(site: Any) -> dict[str, Any]:
     invitation = services.invite(club=club, invited_by=admin.user, username="newcomer",
                                  role="member").invitation
     secret = services.invite(club=club, invited_by=admin.user, role="member").link_secret
+    hook = create_endpoint(club=club, url="https://hooks.example.com/xuezhan",
+                           events=["match.verified"], by=admin.user, enabled=False)
+    delivery = WebhookDelivery.objects.create(
+        endpoint=hook, event="match.verified", message_id="msg_demo", body="{}",
+        status=WebhookDelivery.Status.FAILED, attempt_count=1)
+    night = Night.objects.filter(club=club).order_by("date").first()
+    assert night is not None  # load_demo makes the demo's nights
     ids = {
         "club_id": club.pk, "match_id": illegal.match.pk,
         "season_id": Season.objects.get(club=club).pk,
         "player_id": Player.objects.filter(club=club).order_by("handle").first().pk,
         "membership_id": Membership.objects.get(club=club, role="member").pk,
         "invitation_id": invitation.pk, "secret": secret, "number": 1,
+        "webhook_id": hook.pk, "delivery_id": delivery.pk, "night_id": night.pk,
     }
     assert Invitation.objects.filter(club=club).count() == 2
     names = set(Player.objects.filter(club=club).values_list("handle", flat=True))
-    names |= {club.name, "demo-owner", "demo-admin", "demo-member", "newcomer", "Autumn 2026"}
+    names |= {club.name, "demo-owner", "demo-admin", "demo-member", "newcomer", "Autumn 2026",
+              "hooks.example.com", "https://hooks.example.com/xuezhan"}
     names |= {m for m in club.matches.values_list("source_match_id", flat=True) if m}
     return {"ids": ids, "names": names, "password": os.environ["DEMO_PASSWORD"]}
 
 
 IDS = ("club_id", "match_id", "season_id", "player_id", "membership_id", "invitation_id",
-       "secret", "number")
+       "secret", "number", "webhook_id", "delivery_id", "night_id")
 #: where a page shows the most words: the viewer at the round's end (the settlement)
 STATES = {"round-viewer": "#step=end"}
 
