@@ -221,7 +221,7 @@ def report_violations(violations: list[dict[str, Any]], names: list[str],
 
 
 def sheet_report(report: dict[str, Any], doc: object) -> dict[str, Any]:
-    """A score sheet's report (``SheetReport.to_dict``) in the page language for the site:
+    """A score sheet's report (``settle_sheet(...).to_dict()``) in the page language for the site:
     its violations worded (:func:`report_violations`), each payment's ``detail`` the sentence
     of the page, and the players as the sheet names them."""
     players = doc.get("players") if isinstance(doc, dict) else None

@@ -82,11 +82,15 @@ class RoundReport:
 
 @dataclass
 class Report:
-    """What ``xuezhan verify`` prints: the contract other programs rely on."""
+    """What ``xuezhan verify`` prints: the contract other programs rely on; and what
+    ``xuezhan settle-sheet`` prints for a score sheet (:mod:`xuezhan.sheet`), which names
+    its ``format``."""
 
     rules: Rules | None
     violations: list[Violation] = field(default_factory=list)
     rounds: list[RoundReport] = field(default_factory=list)
+    format: str | None = None
+    """The document format the report names (``xuezhan-sheet``); None names none (a log's)."""
 
     @property
     def legal(self) -> bool:
@@ -100,6 +104,7 @@ class Report:
         return {
             "legal": self.legal,
             "engine": __version__,
+            **({"format": self.format} if self.format is not None else {}),
             "ruleset": self.rules.to_json() if self.rules else None,
             "violations": [v.to_json() for v in self.violations],
             "rounds": [r.to_json() for r in self.rounds],
@@ -395,7 +400,29 @@ _FACTS_OF_REASON: dict[str, tuple[tuple[str, bool], ...]] = {
 
 def _seat_facts(table: Table, record: RoundRecord, settlement: Settlement) -> list[
         SeatFacts]:
+    # the table knows who won even where the win was void (no WinEvent): it counts
+    return seat_facts(record, settlement, table.won, table.win_order)
+
+
+def seat_facts(record: RoundRecord, settlement: Settlement, won: Sequence[bool] | None = None,
+               win_order: Sequence[int] | None = None) -> list[SeatFacts]:
+    """Per seat, the :class:`SeatFacts` of a settled round: from the record alone (a score
+    sheet's, where every win is a :class:`WinEvent`), or with the replay's ``won`` and
+    ``win_order`` (which also count a win the table refused to score).
+
+    >>> from xuezhan.settlement import settle
+    >>> from xuezhan.rules import Rules
+    >>> win = WinEvent(index=0, seat=1, tile=0, discarder=3, fan=2, points=4, detail="",
+    ...                pattern="qing_yi_se", in_round=frozenset(range(4)), group=0)
+    >>> record = RoundRecord(dealer=0, events=(win,), drawn=False, complete=False)
+    >>> facts = seat_facts(record, settle(record, Rules()))
+    >>> [(f["won"], f["win_order"], f["discarder"], f["delta"]) for f in facts[1::2]]
+    [(True, 1, 3, 4), (False, None, None, -4)]
+    """
     wins = {e.seat: e for e in record.events if isinstance(e, WinEvent)}
+    if won is None or win_order is None:
+        order = [e.seat for e in record.events if isinstance(e, WinEvent)]
+        won, win_order = [s in wins for s in range(4)], order
     checks = {c.seat: c for c in record.checks}
     money = {name: [0, 0, 0, 0] for name in _MONEY_FACTS}
     for p in settlement.payments:  # one pass: a round has tens of payments, four seats
@@ -404,17 +431,16 @@ def _seat_facts(table: Table, record: RoundRecord, settlement: Settlement) -> li
     facts: list[SeatFacts] = []
     for seat in range(4):
         win = wins.get(seat)
-        score = table.scores.get(seat)
         check = checks.get(seat)
         facts.append({
             "seat": seat,
-            "won": table.won[seat],
-            "win_order": table.win_order.index(seat) + 1 if seat in table.win_order else None,
+            "won": won[seat],
+            "win_order": win_order.index(seat) + 1 if seat in win_order else None,
             "self_drawn": win is not None and win.discarder is None,
             "discarder": win.discarder if win else None,
-            "pattern": score.pattern if score else None,
-            "fan": score.fan if score else None,
-            "points": score.points if score else None,
+            "pattern": win.pattern if win else None,
+            "fan": win.fan if win else None,
+            "points": win.points if win else None,
             "delta": settlement.deltas[seat],
             "kong_income": money["kong_income"][seat],
             "ready": None if check is None else check.ready_fan is not None,

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from xuezhan.errors import TileCountError, XuezhanError
 from xuezhan.hand import SuitKeys, _split
@@ -80,7 +80,7 @@ _NONE = -100
 _Profile = tuple[int, ...]
 _PROFILES: list[_Profile] = []
 _PROFILE_IDS: dict[_Profile, int] = {}
-_MELDS_SHIFT = 2 * _SHIFT
+_MELDS_SHIFT = 2 * _SHIFT + 1  # past _MARK
 _ID = (1 << _SHIFT) - 1
 #: the other two suits of each suit, in order
 _OTHERS = ((1, 2), (0, 2), (0, 1))
@@ -124,23 +124,28 @@ def _fill_right(key: bytes) -> int:
     return _intern(_suit_profile(key))
 
 
+# The four tables every shanten reads are plain dicts, not _Tables: a look-up in a dict
+# subclass skips the interpreter's specialised path for dicts and costs some 60 ns more,
+# a third of a call at five look-ups a call. A miss raises KeyError instead; the public
+# functions catch it, fill the entry it names (_fill_missing) and try again.
+
 #: suit key -> its profile id
-_RIGHT: _Table[bytes, int] = _Table(_fill_right)
+_RIGHT: dict[bytes, int] = {}
 #: suit key -> its profile id, shifted left (for the left operand of _PAIR)
-_LEFT: _Table[bytes, int] = _Table(lambda key: _RIGHT[key] << _SHIFT)
-#: (id << _SHIFT) + id -> the id of the two profiles combined, shifted left
-_PAIR: _Table[int, int] = _Table(
-    lambda at: _intern(_combine(_PROFILES[at >> _SHIFT], _PROFILES[at & _ID])) << _SHIFT)
-#: (id << _SHIFT) + id -> the shanten for 0..4 melds
-_ANSWER: _Table[int, tuple[int, ...]] = _Table(
-    lambda at: _answers(_combine(_PROFILES[at >> _SHIFT], _PROFILES[at & _ID])))
+_LEFT: dict[bytes, int] = {}
+#: (id << _SHIFT) + id -> the id of the two profiles combined, shifted left, plus _MARK
+#: (so that a key of _ANSWER, which holds a _PAIR value, tells itself from a _PAIR key)
+_PAIR: dict[int, int] = {}
+#: _PAIR value + id -> the shanten for 0..4 melds
+_ANSWER: dict[int, tuple[int, ...]] = {}
+_MARK = 1 << (2 * _SHIFT)
 #: (the other two suits' id, shifted left) + a suit's profile id + the melds shifted by
 #: _MELDS_SHIFT -> the shanten, and which of the suit's _RISES masks make its 进张 (a
 #: set, in 2 bytes): a draw in the suit lowers the shanten exactly when it raises a block
 #: reading that the best split of the blocks between the two sides uses (see _gain).
 #: Profiles settle, so this table does too (like _ANSWER), whatever suit keys come
 _GAINS: _Table[int, tuple[int, bytes]] = _Table(
-    lambda at: _gain(at >> _SHIFT & _ID, at & _ID, at >> _MELDS_SHIFT))
+    lambda at: _gain(at >> _SHIFT & _ID, at & _ID, at >> _MELDS_SHIFT & 7))
 #: suit key -> 12 rank masks: for each of its 10 block readings (see _readings) the
 #: ranks whose extra copy raises it (by one: never more), then the ranks whose extra
 #: copy makes one more pair, then the ranks that may take one more copy at all
@@ -181,7 +186,10 @@ def shanten(counts: Sequence[int], melds: int = 0, void: int | None = None) -> i
     a, b, c = _split(bytearray(counts))
     if void is not None:
         a, b, c = _drop_suit(a, b, c, void)
-    answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
+    try:
+        answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
+    except KeyError:
+        answers = _retry(_answers_of, a, b, c)
     if 0 <= melds <= 4:
         return answers[melds]
     raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
@@ -199,7 +207,10 @@ def shanten_keys(keys: SuitKeys, melds: int = 0, void: int | None = None) -> int
     a, b, c = keys.keys
     if void is not None:
         a, b, c = _drop_suit(a, b, c, void)
-    answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
+    try:
+        answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
+    except KeyError:
+        answers = _retry(_answers_of, a, b, c)
     if 0 <= melds <= 4:
         return answers[melds]
     raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
@@ -236,24 +247,14 @@ def ukeire(counts: Sequence[int], melds: int = 0, void: int | None = None,
         raise TileCountError(size, 13 - 3 * melds, melds)
     if max(counts) > COPIES:
         raise ShantenInputError("a hand holds at most 4 copies of a kind")
-    base = shanten(counts, melds, void)
-    keys = list(_split(bytearray(counts)))
-    if void is not None:
-        keys = list(_drop_suit(keys[0], keys[1], keys[2], void))
+    mask = ukeire_mask(_split(bytes(counts)), melds, void)[1]
     out: list[tuple[Tile, int]] = []
-    for suit in range(3):
-        if suit == void:
-            continue
-        left, right = (keys[s] for s in range(3) if s != suit)
-        pair = _PAIR[_LEFT[left] + _RIGHT[right]]
-        grown = bytearray(keys[suit])
-        for rank in range(9):
-            grown[rank] += 1
-            if _ANSWER[pair + _RIGHT[bytes(grown)]][melds] < base:
-                kind = suit * 9 + rank
-                seen = counts[kind] + (visible[kind] if visible is not None else 0)
-                out.append((TILES[kind], max(COPIES - seen, 0)))
-            grown[rank] -= 1
+    while mask:  # the kinds in the mask, lowest first
+        low = mask & -mask
+        mask ^= low
+        kind = low.bit_length() - 1
+        seen = counts[kind] + (visible[kind] if visible is not None else 0)
+        out.append((TILES[kind], COPIES - seen if seen < COPIES else 0))
     return out
 
 
@@ -275,6 +276,13 @@ def ukeire_mask(keys: Sequence[bytes], melds: int = 0,
     """
     if not 0 <= melds <= _MAX_MELDS:
         raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
+    try:
+        return _ukeire_mask(keys, melds, void)
+    except KeyError:
+        return _retry(_ukeire_mask, keys, melds, void)
+
+
+def _ukeire_mask(keys: Sequence[bytes], melds: int, void: int | None) -> tuple[int, int]:
     a, b, c = keys
     if void is not None:
         a, b, c = _drop_suit(a, b, c, void)
@@ -312,7 +320,10 @@ def discard_masks(keys: Sequence[bytes], melds: int = 0, void: int | None = None
         wanted = 0
         for kind in kinds:
             wanted |= 1 << kind
-    return _discard_masks(keys, melds, void, wanted)
+    try:
+        return _discard_masks(keys, melds, void, wanted)
+    except KeyError:
+        return _retry(_discard_masks, keys, melds, void, wanted)
 
 
 def keys_shanten(keys: Sequence[bytes], melds: int = 0, void: int | None = None) -> int:
@@ -327,7 +338,10 @@ def keys_shanten(keys: Sequence[bytes], melds: int = 0, void: int | None = None)
     a, b, c = keys
     if void is not None:
         a, b, c = _drop_suit(a, b, c, void)
-    answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
+    try:
+        answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
+    except KeyError:
+        answers = _retry(_answers_of, a, b, c)
     if 0 <= melds <= _MAX_MELDS:
         return answers[melds]
     raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
@@ -348,7 +362,12 @@ def suit_variant_shantens(keys: Sequence[bytes], suit: int, variants: Sequence[b
     """
     if not 0 <= melds <= _MAX_MELDS:
         raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
-    i, j = [t for t in (0, 1, 2) if t != suit]
+    return _retry(_variant_shantens, keys, suit, variants, melds)
+
+
+def _variant_shantens(keys: Sequence[bytes], suit: int, variants: Sequence[bytes],
+                      melds: int) -> list[int]:
+    i, j = _OTHERS[suit]
     pair = _PAIR[_LEFT[keys[i]] + _RIGHT[keys[j]]]
     return [_ANSWER[pair + _RIGHT[v]][melds] for v in variants]
 
@@ -370,6 +389,10 @@ def discard_shantens(keys: Sequence[bytes], melds: int = 0, void: int | None = N
     """
     if not 0 <= melds <= _MAX_MELDS:
         raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
+    return _retry(_discard_shantens, keys, melds, void)
+
+
+def _discard_shantens(keys: Sequence[bytes], melds: int, void: int | None) -> dict[int, int]:
     a, b, c = keys
     dropped = (a, b, c) if void is None else _drop_suit(a, b, c, void)
     out: dict[int, int] = {}
@@ -404,6 +427,14 @@ def discard_leaders(keys: Sequence[bytes], kinds: Sequence[int], melds: int = 0,
     """
     if not 0 <= melds <= _MAX_MELDS:
         raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
+    try:
+        return _discard_leaders(keys, kinds, melds, void)
+    except KeyError:
+        return _retry(_discard_leaders, keys, kinds, melds, void)
+
+
+def _discard_leaders(keys: Sequence[bytes], kinds: Sequence[int], melds: int,
+                     void: int | None) -> dict[int, tuple[int, int]]:
     dropped = list(keys)
     if void is not None:
         dropped = list(_drop_suit(keys[0], keys[1], keys[2], void))
@@ -475,6 +506,61 @@ def _discard_masks(keys: Sequence[bytes], melds: int, void: int | None, wanted: 
 
 
 # -- the tables -----------------------------------------------------------------------
+
+_R = TypeVar("_R")
+#: the most entries one call can miss, and far more: a call that still misses after
+#: this many fills is a bug (a KeyError that no table raised), not a cold table
+_RETRIES = 1000
+
+
+def _retry(fn: Callable[..., _R], *args: Any) -> _R:
+    """``fn(*args)``, run again after each entry of the plain tables it missed is filled
+    in: a new suit key costs its own entries, then the look-ups run as usual."""
+    for _ in range(_RETRIES):
+        try:
+            return fn(*args)
+        except KeyError as exc:
+            _fill_missing(exc.args[0])
+    raise RuntimeError(f"{fn.__name__} keeps missing table entries")
+
+
+def _fill_missing(key: object) -> None:
+    """Fill the entry of :data:`_RIGHT` and :data:`_LEFT` (a suit key), :data:`_ANSWER`
+    (an int with :data:`_MARK`) or :data:`_PAIR` (any other int) that ``key`` missed;
+    a table at :data:`PLAIN_LIMIT` entries is emptied first (as a _Table is)."""
+    with _LOCK:
+        if isinstance(key, bytes):
+            found = _RIGHT.get(key)
+            if found is None:
+                found = _fill_right(key)
+                _put(_RIGHT, key, found)
+            if key not in _LEFT:
+                _put(_LEFT, key, found << _SHIFT)
+        elif type(key) is not int:
+            raise KeyError(key)
+        elif key & _MARK:
+            pair, q = key >> _SHIFT & _ID, key & _ID
+            _put(_ANSWER, key, _answers(_combine(_PROFILES[pair], _PROFILES[q])))
+        else:
+            combined = _combine(_PROFILES[key >> _SHIFT], _PROFILES[key & _ID])
+            _put(_PAIR, key, _intern(combined) << _SHIFT | _MARK)
+
+
+#: a plain table is emptied when it reaches this many entries (as a _Table at its limit)
+PLAIN_LIMIT = TABLE_LIMIT
+
+
+def _put(table: dict[_K, _V], key: _K, value: _V) -> None:
+    if len(table) >= PLAIN_LIMIT:
+        table.clear()
+    table[key] = value
+
+
+def _answers_of(a: bytes, b: bytes, c: bytes) -> tuple[int, ...]:
+    """The shanten for 0..4 melds of the suit keys ``a``, ``b``, ``c`` (what :func:`shanten`
+    looks up, for :func:`_retry`)."""
+    return _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
+
 
 
 def _drop_suit(a: bytes, b: bytes, c: bytes, void: int) -> tuple[bytes, bytes, bytes]:

@@ -28,23 +28,23 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
 
 import jsonschema
 
-from xuezhan import __version__
 from xuezhan.errors import LogFormatError, XuezhanError
 from xuezhan.fan import AddOn, Score
 from xuezhan.files import read_input
-from xuezhan.replay import Violation
+from xuezhan.replay import Report, RoundReport, Violation, seat_facts
 from xuezhan.rules import ADD_ON_NAMES, PATTERN_NAMES, Rules
 from xuezhan.schema import SchemaIssue, issue_of
-from xuezhan.settlement import DrawCheck, KongEvent, RoundRecord, Settlement, WinEvent, settle
+from xuezhan.settlement import DrawCheck, KongEvent, RoundRecord, WinEvent, settle
 from xuezhan.tiles import Tile
 
+#: the format a sheet's report names (a log's names none)
+FORMAT = "xuezhan-sheet"
 #: every violation code a sheet report can carry
 CODES: dict[str, str] = {
     "wrong_dealer": "the round's dealer is not the one the previous round designates",
@@ -78,99 +78,24 @@ def sheet_schema() -> dict[str, Any]:
     return schema
 
 
-@dataclass
-class SheetRound:
-    settlement: Settlement
-    incomplete: bool
-    record: RoundRecord
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "deltas": list(self.settlement.deltas),
-            "payments": [p.to_json() for p in self.settlement.payments],
-            "next_dealer": self.settlement.next_dealer,
-            "incomplete": self.incomplete,
-            "seats": seat_facts(self.record, self.settlement),
-        }
-
-
-def seat_facts(record: RoundRecord, settlement: Settlement) -> list[dict[str, Any]]:
-    """Per seat, the facts the log verifier reports (xuezhan.replay), from the record alone:
-    without tiles, the pattern and fan are the sheet's."""
-    wins = [e for e in record.events if isinstance(e, WinEvent)]
-    by_seat = {w.seat: w for w in wins}
-    order = [w.seat for w in wins]
-    checks = {c.seat: c for c in record.checks}
-
-    def paid(seat: int, reasons: tuple[str, ...], payer: bool) -> int:
-        return sum(p.amount for p in settlement.payments
-                   if p.reason in reasons and (p.payer if payer else p.payee) == seat)
-
-    facts = []
-    for seat in range(4):
-        win, check = by_seat.get(seat), checks.get(seat)
-        facts.append({
-            "seat": seat,
-            "won": win is not None,
-            "win_order": order.index(seat) + 1 if win else None,
-            "self_drawn": win is not None and win.discarder is None,
-            "discarder": win.discarder if win else None,
-            "pattern": win.pattern if win else None,
-            "fan": win.fan if win else None,
-            "points": win.points if win else None,
-            "delta": settlement.deltas[seat],
-            "kong_income": paid(seat, ("kong_direct", "kong_added", "kong_concealed"), False),
-            "ready": None if check is None else check.ready_fan is not None,
-            "flower_pig": bool(check and check.flower_pig),
-            "ting_paid": paid(seat, ("ting_check", "price_difference"), True),
-            "ting_received": paid(seat, ("ting_check", "price_difference"), False),
-            "refunded": paid(seat, ("tax_refund",), True),
-            "transferred": paid(seat, ("call_transfer", "kong_refund"), True),
-        })
-    return facts
-
-
-@dataclass
-class SheetReport:
-    """What ``xuezhan settle-sheet`` prints; shaped like the log verifier's report."""
-
-    rules: Rules | None
-    violations: list[Violation] = field(default_factory=list)
-    rounds: list[SheetRound] = field(default_factory=list)
-
-    @property
-    def legal(self) -> bool:
-        return not self.violations
-
-    @property
-    def totals(self) -> list[int]:
-        return [sum(r.settlement.deltas[s] for r in self.rounds) for s in range(4)]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "legal": self.legal,
-            "engine": __version__,
-            "format": "xuezhan-sheet",
-            "ruleset": self.rules.to_json() if self.rules else None,
-            "violations": [v.to_json() for v in self.violations],
-            "rounds": [r.to_json() for r in self.rounds],
-            "totals": self.totals,
-        }
-
-
-def settle_sheet(doc: object) -> SheetReport:
+def settle_sheet(doc: object) -> Report:
     """Check and settle every round of a sheet. Never raises on a bad sheet: problems are
-    violations (a sheet that breaks the schema is not settled at all)."""
+    violations (a sheet that breaks the schema is not settled at all).
+
+    The report is the log verifier's (:class:`~xuezhan.replay.Report`, naming the format
+    ``xuezhan-sheet``), its seat facts those of :func:`~xuezhan.replay.seat_facts` read
+    from the record alone: without tiles, the pattern and fan are the sheet's."""
     issues = schema_issues(doc)
     if issues:
-        return SheetReport(None, [Violation(None, None, None, "schema",
-                                            f"{i.path}: {i.message}") for i in issues])
+        return Report(None, [Violation(None, None, None, "schema",
+                                       f"{i.path}: {i.message}") for i in issues], format=FORMAT)
     assert isinstance(doc, dict)
     try:
         rules = Rules.from_json(doc.get("ruleset", "chengdu"))
     except XuezhanError as exc:
-        return SheetReport(None, [Violation(None, None, None, "bad_ruleset", str(exc))])
-    report = SheetReport(rules)
+        return Report(None, [Violation(None, None, None, "bad_ruleset", str(exc))],
+                      format=FORMAT)
+    report = Report(rules, format=FORMAT)
     expected_dealer: int | None = None
     for index, round_doc in enumerate(doc["rounds"]):
         if expected_dealer is not None and round_doc["dealer"] != expected_dealer:
@@ -187,7 +112,8 @@ def settle_sheet(doc: object) -> SheetReport:
             report.violations.append(Violation(
                 index, None, None, "totals_mismatch",
                 f"the sheet records {recorded}, the settlement gives {list(settlement.deltas)}"))
-        report.rounds.append(SheetRound(settlement, not record.complete, record))
+        report.rounds.append(RoundReport(settlement, not record.complete, record,
+                                         seat_facts(record, settlement)))
         expected_dealer = settlement.next_dealer
     return report
 

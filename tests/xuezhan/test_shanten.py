@@ -160,6 +160,65 @@ def test_kept_suit_keys_give_the_same_shanten(hand: tuple[list[int], int],
     assert shanten_keys(SuitKeys(counts), melds, void) == shanten(counts, melds, void)
 
 
+@st.composite
+def wall_hands(draw: st.DrawFn) -> tuple[list[int], int]:
+    """A hand of 13 − 3·melds tiles (+ 0 or 1) drawn from the whole wall, uniformly — or,
+    half the time without melds, pairs first (a seven-pairs shape, fours included)."""
+    melds = draw(st.integers(0, 4))
+    n = 13 + draw(st.integers(0, 1)) - 3 * melds
+    if melds == 0 and draw(st.booleans()):
+        kinds = draw(st.lists(st.integers(0, 26), min_size=n // 2, max_size=n // 2))
+        tiles = [k for k in kinds for _ in range(2)]
+        tiles += draw(st.lists(st.integers(0, 26), min_size=n - len(tiles),
+                               max_size=n - len(tiles)))
+        counts = counts_of(tiles)
+        if max(counts) <= 4:
+            return counts, melds
+    wall = [k for k in range(27) for _ in range(4)]
+    picks = draw(st.lists(st.integers(0, 107), min_size=n, max_size=n, unique=True))
+    return counts_of(wall[i] for i in picks), melds
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(wall_hands(), st.one_of(st.none(), st.integers(0, 2)))
+def test_the_table_shanten_is_the_reference_shanten_on_random_hands(
+        hand: tuple[list[int], int], void: int | None) -> None:
+    # the tables (suit profiles combined) against the definition enumerated, on hands
+    # from the whole wall and seven-pairs shapes, with and without a void suit
+    counts, melds = hand
+    expected = ref_shanten(counts, melds, void)
+    assert shanten(counts, melds, void) == expected
+    assert shanten_keys(SuitKeys(counts), melds, void) == expected
+    assert keys_shanten(SuitKeys(counts).keys, melds, void) == expected
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(wall_hands(), st.one_of(st.none(), st.integers(0, 2)))
+def test_ukeire_is_the_reference_shanten_of_every_draw(
+        hand: tuple[list[int], int], void: int | None) -> None:
+    counts, melds = hand
+    if sum(counts) != 13 - 3 * melds:
+        counts = list(counts)
+        counts[max(range(27), key=lambda k: counts[k])] -= 1
+    base = ref_shanten(counts, melds, void)
+    drawn = [k for k in range(27)
+             if ref_shanten([n + (k == t) for t, n in enumerate(counts)], melds, void) < base]
+    assert [int(t) for t, _ in ukeire(counts, melds, void)] == drawn
+
+
+def test_a_call_on_empty_tables_fills_what_it_misses_and_answers_as_a_warm_one() -> None:
+    rnd = random.Random(29)
+    hands = [[min(t, 4) for t in counts_of(rnd.sample(range(27), 13))] for _ in range(20)]
+    warm = [(shanten(h, 0, 1), shanten_keys(SuitKeys(h)), ukeire(h, 0, 2)) for h in hands]
+    for plain in (shanten_module._RIGHT, shanten_module._LEFT, shanten_module._PAIR,
+                  shanten_module._ANSWER):
+        plain.clear()
+    cold = [(shanten(h, 0, 1), shanten_keys(SuitKeys(h)), ukeire(h, 0, 2)) for h in hands]
+    assert cold == warm
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(0, 26), min_size=0, max_size=12), st.integers(0, 4))
 def test_other_sizes_follow_the_same_definition(tiles: list[int], melds: int) -> None:
@@ -351,12 +410,18 @@ def test_tables_emptied_at_their_limit_give_the_same_answers(
     hands = [[min(t, 4) for t in counts_of(rnd.sample(range(27), 13))] for _ in range(30)]
     expected = [(ukeire_mask(SuitKeys(h).keys), discard_masks(SuitKeys(h).keys, 0, 1))
                 for h in hands]
-    for table in (shanten_module._RIGHT, shanten_module._LEFT, shanten_module._BLOCKS,
-                  shanten_module._RISES, shanten_module._UNIONS, shanten_module._REMOVED,
-                  shanten_module._PAIR, shanten_module._ANSWER, shanten_module._GAINS):
+    for table in (shanten_module._BLOCKS, shanten_module._RISES, shanten_module._UNIONS,
+                  shanten_module._REMOVED, shanten_module._GAINS):
         table.clear()
         monkeypatch.setattr(table, "_limit", 3)  # emptied again and again, even mid-fill
+    for plain in (shanten_module._RIGHT, shanten_module._LEFT, shanten_module._PAIR,
+                  shanten_module._ANSWER):
+        plain.clear()
+    # the plain tables are filled between tries of a call: one call must fit (it needs a
+    # few dozen entries at most), and they are emptied again and again between calls
+    monkeypatch.setattr(shanten_module, "PLAIN_LIMIT", 64)
     found = [(ukeire_mask(SuitKeys(h).keys), discard_masks(SuitKeys(h).keys, 0, 1))
              for h in hands]
     assert found == expected
     assert all(len(t) <= 3 for t in (shanten_module._RISES, shanten_module._BLOCKS))
+    assert all(len(t) <= 64 for t in (shanten_module._RIGHT, shanten_module._PAIR))
