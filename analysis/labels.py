@@ -307,6 +307,9 @@ OPTIONS: dict[str, Promise] = {
     "kong_draw": _("kong replacement drawn from"),
     "kong_after_peng": _("kong straight after a pung"),
     "dragon_root": _("the dragon's root"),
+    "last_discard_claims": _("claims on the last discard"),
+    "added_kong_fresh_only": _("only an added kong of the tile just drawn pays"),
+    "kong_payment_timing": _("kong money paid"),
     "patterns": _("pattern fan"),
     "add_ons": _("add-on fan"),
 }
@@ -333,6 +336,8 @@ OPTION_VALUES: dict[str, Promise] = {
     "melded_four": _("four melds"), "pair_wait_all_pungs": _("pair wait, all pungs"),
     "front": _("the front of the wall"), "back": _("the back of the wall"),
     "exclude_one": _("not counted again"), "count_all": _("counted again"),
+    "win_only": _("win only"), "peng": _("win or pung"),
+    "immediate": _("at the kong"), "after_discard": _("after the declarer's discard"),
 }
 
 

@@ -86,10 +86,12 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "jin_gou_diao": ("melded_four", "pair_wait_all_pungs"),
     "kong_draw": ("front", "back"),
     "dragon_root": ("exclude_one", "count_all"),
+    "last_discard_claims": ("win_only", "peng"),
+    "kong_payment_timing": ("immediate", "after_discard"),
 }
 _EXCHANGE_NAMES = ("off", "dice", "parity", *DIRECTIONS)
 _BOOLS = ("void_first", "no_claim_void", "pig_pays_ting_check", "price_difference",
-          "tax_refund", "heaven_earth", "kong_after_peng")
+          "tax_refund", "heaven_earth", "kong_after_peng", "added_kong_fresh_only")
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,15 @@ class Rules:
     kong_after_peng: bool = False
     #: choice (docs/rules.md §4): in 龙七对 the four that makes the dragon is not a 根 again
     dragon_root: str = "exclude_one"
+    #: what the discard after the wall's last tile may be claimed for (docs/rules.md §2.5):
+    #: ``win_only``, or ``peng`` too (never a kong: no replacement tile is left)
+    last_discard_claims: str = "win_only"
+    #: an added kong pays its kong money only when its tile is the one just drawn (回头杠
+    #: pays nothing, docs/rules.md §5)
+    added_kong_fresh_only: bool = False
+    #: kong money is paid at once (``immediate``) or when the declarer next discards
+    #: (``after_discard``: never, if its own win on the replacement tile comes first)
+    kong_payment_timing: str = "immediate"
     patterns: dict[str, int | None] = field(default_factory=lambda: dict(_CHENGDU_PATTERNS))
     add_ons: dict[str, int | None] = field(default_factory=lambda: dict(_BASE_ADD_ONS))
 

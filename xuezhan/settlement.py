@@ -68,6 +68,9 @@ class KongEvent:
     """Direct kongs: who discarded the tile."""
     in_round: frozenset[int]
     """Seats not yet won at that moment (includes the konger)."""
+    fresh: bool = True
+    """An added kong of the tile just drawn (False: a 回头杠 of a tile held from before,
+    which pays nothing under ``added_kong_fresh_only``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +138,11 @@ class RoundRecord:
     base: int = 1
     complete: bool = True
     """False: the log stopped early — settle what happened, no draw checks, no next dealer."""
+    kong_discards: Mapping[int, int] | None = None
+    """Kong index → the index of the declarer's next discard, which pays the kong under
+    ``kong_payment_timing: after_discard`` (a kong missing here is never paid: its declarer
+    won before discarding). None: the record does not know (a score sheet's), kongs pay
+    at once."""
 
 
 # -- the result ---------------------------------------------------------------------
@@ -186,11 +194,25 @@ def settle(record: RoundRecord, rules: Rules) -> Settlement:
     """
     _check_record(record)
     run = _Run(record, rules)
+    # after_discard (docs/rules.md §5): a kong's money waits for its declarer's discard
+    released = record.kong_discards if rules.kong_payment_timing == "after_discard" else None
+    waiting: list[tuple[int, KongEvent]] = []
     for event in record.events:
+        while waiting and waiting[0][0] < event.index:
+            run.kong(waiting.pop(0)[1])
         if isinstance(event, KongEvent):
-            run.kong(event)
+            if released is None:
+                run.kong(event)
+            else:
+                run.kongs[event.index] = event
+                run.held[event.index] = []
+                if event.index in released:
+                    waiting.append((released[event.index], event))
+                    waiting.sort(key=lambda pair: pair[0])
         else:
             run.win(event)
+    for _, kong in waiting:
+        run.kong(kong)
     if record.drawn and record.complete:
         run.draw_checks()
     deltas = [0, 0, 0, 0]
@@ -249,6 +271,8 @@ class _Run:
 
     def kong(self, k: KongEvent) -> None:
         units = self.rules.kong_payments.get(k.kind, 0)
+        if k.kind == "added" and not k.fresh and self.rules.added_kong_fresh_only:
+            units = 0  # 回头杠: an added kong of a tile held from before pays nothing
         unit = units * self.base
         if k.kind == "direct":
             payers: list[int] = [k.discarder] if k.discarder is not None else []

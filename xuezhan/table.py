@@ -159,6 +159,12 @@ class Table:
         self.pending_kong: tuple[int, Tile, int] | None = None
         self.replacement_of: KongEvent | None = None
         self.kong_before_discard: KongEvent | None = None
+        #: kongs whose declarer has not discarded since (kong_payment_timing), and the
+        #: discard that released each one: kong index → discard index
+        self.unreleased: list[KongEvent] = []
+        self.kong_discards: dict[int, int] = {}
+        #: the pending added kong's tile is the one just drawn (added_kong_fresh_only)
+        self.added_fresh = True
         #: the seat that has just claimed a peng and not yet discarded
         self.after_peng: int | None = None
         self.passed: list[int | None] = [None] * 4
@@ -190,6 +196,11 @@ class Table:
     def forget_keys(self, seat: int) -> None:
         """The seat's counts moved without its keys: they are built again when asked for."""
         self._keys[seat] = None
+
+    @property
+    def peng_last_discard(self) -> bool:
+        """A discard made with the wall empty may be punged (``last_discard_claims: peng``)."""
+        return self.rules.last_discard_claims == "peng"
 
     @property
     def over(self) -> bool:
@@ -257,7 +268,19 @@ class Table:
         drawn = self.over and len(not_won) >= 2
         checks = tuple(self._draw_check(s) for s in not_won) if drawn else ()
         return RoundRecord(dealer=self.dealer, events=tuple(self.record), drawn=drawn,
-                           checks=checks, base=self.base, complete=self.over)
+                           checks=checks, base=self.base, complete=self.over,
+                           kong_discards=dict(self.kong_discards))
+
+    def release_kongs(self, seat: int, index: int) -> None:
+        """``seat`` discards at event ``index``: its kongs since its last discard are paid
+        there under ``kong_payment_timing: after_discard``."""
+        waiting = []
+        for kong in self.unreleased:
+            if kong.seat == seat:
+                self.kong_discards[kong.index] = index
+            else:  # a declarer who won on its replacement tile: never released
+                waiting.append(kong)
+        self.unreleased = waiting
 
     def waits_of(self, seat: int) -> frozenset[Tile]:
         """The shape waits of a seat's concealed hand (cached until the hand changes)."""
@@ -322,6 +345,8 @@ class Table:
         new.passed = list(self.passed)
         new.draws = list(self.draws)
         new.record = list(self.record)
+        new.unreleased = list(self.unreleased)
+        new.kong_discards = dict(self.kong_discards)
         new.scores = dict(self.scores)
         new.deal_problems = list(self.deal_problems)
         new._waits = list(self._waits)
@@ -442,12 +467,13 @@ class Table:
         if seat != origin and seat not in self.claim_winners:
             if self._may_win_on(seat, tile, rob, seat in bound):
                 out.append(Hu(seat, tile, origin))
-            if not (rob or self.claim_winners or bound or self.wall_left == 0
+            empty = self.wall_left == 0
+            if not (rob or self.claim_winners or bound or (empty and not self.peng_last_discard)
                     or (self.rules.no_claim_void and tile // 9 == self.voids[seat])):
                 held = self.hands[seat][tile]
                 if held >= 2:
                     out.append(Peng(seat, origin, tile))
-                if held >= 3:
+                if held >= 3 and not empty:  # no replacement tile is left for a kong
                     out.append(Gang(seat, KongKind.DIRECT, tile, origin))
             if out and seat not in bound:
                 out.append(Pass(seat))
@@ -685,6 +711,8 @@ class Table:
             problems.append(Problem("void_first", f"seat {seat} discards {d.tile} while still "
                                     f"holding {'mps'[void]} tiles", seat))
         self.discards[seat].append(d.tile)
+        if self.unreleased:
+            self.release_kongs(seat, self.event_index)
         self.after_peng = None
         self.kong_before_discard = self.replacement_of if seat == self.current else None
         self.replacement_of = None
@@ -709,7 +737,7 @@ class Table:
             problems.append(Problem("claim_on_won_discard", f"seat {seat} claims {what} on "
                                     f"{tile}, which was already won", seat))
             return False
-        if self.wall_left == 0:
+        if self.wall_left == 0 and not (what == "peng" and self.peng_last_discard):
             problems.append(Problem("claim_after_wall_empty", f"seat {seat} claims {what} on "
                                     "the last discard; it can only be won", seat))
         if self.rules.no_claim_void and tile // 9 == self.voids[seat]:
@@ -788,6 +816,8 @@ class Table:
             melds[peng] = Meld(MeldKind.JIA, tile, melds[peng].source)
         self._need(seat, tile, 1, "adds", problems)
         self.claimed_or_won = True
+        # a 回头杠 adds a tile held from before (added_kong_fresh_only pays it nothing)
+        self.added_fresh = self.last_draw == tile
         self.pending_kong = (seat, tile, self.event_index)
         self.claim_winners = []
         self.current, self.expect, self.last_draw = seat, ROB, None
@@ -799,10 +829,13 @@ class Table:
                                     f"{hand[tile]} of it", seat))
         self._take(seat, tile, min(hand[tile], n))
 
-    def _record_kong(self, kind: KongKind, seat: int, tile: Tile, discarder: int | None) -> None:
+    def _record_kong(self, kind: KongKind, seat: int, tile: Tile, discarder: int | None,
+                     fresh: bool = True) -> None:
         kong = KongEvent(index=self.event_index, seat=seat, kind=kind, tile=tile,
-                         discarder=discarder, in_round=frozenset(self.live_seats()))
+                         discarder=discarder, in_round=frozenset(self.live_seats()),
+                         fresh=fresh)
         self.record.append(kong)
+        self.unreleased.append(kong)
         self.replacement_of = kong
 
     # -- wins ------------------------------------------------------------------------
@@ -945,7 +978,7 @@ class Table:
                 self._after_turn(self._furthest(konger, self.claim_winners))
             else:
                 saved, self.event_index = self.event_index, index
-                self._record_kong(KongKind.ADDED, konger, tile, None)
+                self._record_kong(KongKind.ADDED, konger, tile, None, self.added_fresh)
                 self.event_index = saved
                 self.current, self.expect = konger, REPLACEMENT
         self.claim_winners = []

@@ -27,6 +27,8 @@ VARIANTS: tuple[dict[str, Any] | str, ...] = (
     "chengdu", "online", {"kong_draw": "back"}, {"last_four": "must_win_all"},
     {"last_four": "off", "passed_win": "strict"}, {"void_first": True, "exchange": "off"},
     {"passed_win": "off", "no_claim_void": True}, {"kong_after_peng": True, "kong_draw": "back"},
+    {"last_discard_claims": "peng", "kong_payment_timing": "after_discard"},
+    {"added_kong_fresh_only": True, "kong_after_peng": True},
 )
 
 

@@ -1,0 +1,158 @@
+"""The house-rule options of issue 29 (docs/rules.md §7): each test names the rule it checks."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.xuezhan.test_table import run, table
+from xuezhan.actions import Gang, Peng
+from xuezhan.errors import RulesError
+from xuezhan.replay import RoundWalk, verify_document
+from xuezhan.rules import Rules
+from xuezhan.settlement import KongEvent, settle
+from xuezhan.table import Table
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def load(name: str) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads((DATA / name).read_text(encoding="utf-8"))
+    return doc
+
+
+def with_rules(doc: dict[str, Any], **options: Any) -> dict[str, Any]:
+    out = copy.deepcopy(doc)
+    ruleset = out["ruleset"]
+    out["ruleset"] = {**({"preset": ruleset} if isinstance(ruleset, str) else ruleset),
+                      **options}
+    return out
+
+
+def walked(doc: dict[str, Any], events: int | None = None) -> Table:
+    """The table after the first ``events`` events of the document's first round."""
+    round_doc = dict(doc["rounds"][0])
+    walk = RoundWalk(round_doc, Rules.from_json(doc["ruleset"]))
+    stop = len(round_doc["events"]) if events is None else events
+    for step, _ in enumerate(walk):
+        if step + 1 >= stop:  # before the walk's end closes the open window
+            break
+    return walk.table
+
+
+# -- last_discard_claims ---------------------------------------------------------------
+
+PENG_LOG = "options/peng_last_discard_chengdu.json"
+
+
+def test_a_pung_of_the_last_discard_is_a_violation_under_win_only() -> None:
+    doc = with_rules(load(PENG_LOG), last_discard_claims="win_only")
+    codes = [v.code for v in verify_document(doc).violations]
+    assert codes[0] == "claim_after_wall_empty"
+
+
+def test_a_pung_of_the_last_discard_verifies_under_peng_and_settles_as_a_drawn_round() -> None:
+    # Seat 1 pungs seat 0's 6s, the discard after the last wall tile, and lets go 2m: its
+    # hand is then 3m alone beside 5s, 6m (a direct kong), 7m and 6s — ready on 3m for
+    # 对对胡 1 + its direct kong 1 = 2 fan = 4 points. Seat 0 is ready on 3p for 平胡
+    # (1 point). Both are ready, so 查叫 charges nobody and 补差价 moves 4 − 1 = 3 from
+    # seat 0 to seat 1. Earlier: 0 → 1 2 (direct kong), seat 2 self-draws 平胡 (1 from
+    # each of 0, 1, 3), seat 3 wins 平胡 on seat 0's 1p (1).
+    report = verify_document(load(PENG_LOG))
+    assert report.legal, [v.to_json() for v in report.violations]
+    settlement = report.rounds[0].settlement
+    assert report.rounds[0].record.drawn
+    assert sorted((p.payer, p.payee, p.amount, p.reason) for p in settlement.payments) == sorted([
+        (0, 1, 2, "kong_direct"), (0, 2, 1, "win_self_drawn"), (1, 2, 1, "win_self_drawn"),
+        (3, 2, 1, "win_self_drawn"), (0, 3, 1, "win_discard"), (0, 1, 3, "price_difference")])
+    assert settlement.deltas == (-7, 4, 3, 0)
+
+
+def test_the_last_discard_may_be_punged_but_never_konged_under_peng() -> None:
+    doc = load(PENG_LOG)
+    peng = next(i for i, e in enumerate(doc["rounds"][0]["events"]) if e["type"] == "peng"
+                and i > 100)
+    table = walked(doc, peng)
+    assert table.wall_left == 0
+    actions = table.legal_actions(1)
+    assert any(isinstance(a, Peng) for a in actions)
+    assert not any(isinstance(a, Gang) for a in actions)
+    strict = walked(with_rules(doc, last_discard_claims="win_only"), peng)
+    assert not any(isinstance(a, Peng) for a in strict.legal_actions(1))
+
+
+@pytest.mark.parametrize("value", ["win_only", "peng"])
+def test_last_discard_claims_takes_win_only_or_peng(value: str) -> None:
+    assert Rules.from_json({"last_discard_claims": value}).last_discard_claims == value
+
+
+# -- added_kong_fresh_only -------------------------------------------------------------
+
+# Seat 1 holds three 5m, pungs the dealer's 5m and, a turn later, adds its own fourth 5m
+# (a 回头杠: the tile drawn that turn is 8p, not 5m).
+LATE_HANDS = ["1112345678999m5s", "555m234567p12s99p", "2345678p456789s", "112233p667788s9s"]
+LATE_ADDED_KONG = ["0-5m", "1peng0 5m", "1-1s", "2+6m", "2-6m", "3+7m", "3-7m", "0+1p",
+                   "0-1p", "1+8p", "1jia 5m", "1+4p", "1-4p"]
+
+
+def kong_payments(t: Table, reason: str) -> list[tuple[int, int, int]]:
+    return [(p.payer, p.payee, p.amount) for p in settle(t.outcome(), t.rules).payments
+            if p.reason == reason]
+
+
+@pytest.mark.parametrize("fresh_only, paid", [
+    (False, [(0, 1, 1), (2, 1, 1), (3, 1, 1)]), (True, [])])
+def test_a_late_added_kong_pays_nothing_under_added_kong_fresh_only(
+        fresh_only: bool, paid: list[tuple[int, int, int]]) -> None:
+    t = table({"added_kong_fresh_only": fresh_only}, LATE_HANDS, voids="ssmm")
+    assert run(t, *LATE_ADDED_KONG) == []
+    kong = next(e for e in t.record if isinstance(e, KongEvent))
+    assert not kong.fresh
+    assert kong_payments(t, "kong_added") == paid
+
+
+def test_an_added_kong_of_the_tile_just_drawn_still_pays_under_added_kong_fresh_only() -> None:
+    # seat 1 holds two 5m and draws the fourth on the turn it adds it
+    events = [e if e != "1+8p" else "1+5m" for e in LATE_ADDED_KONG]
+    t = table({"added_kong_fresh_only": True}, [LATE_HANDS[0], "55m8234567p12s99p",
+                                                *LATE_HANDS[2:]], voids="ssmm")
+    assert run(t, *events) == []
+    assert kong_payments(t, "kong_added") == [(0, 1, 1), (2, 1, 1), (3, 1, 1)]
+
+
+# -- kong_payment_timing ---------------------------------------------------------------
+
+# The dealer konges 1111m concealed at once; its replacement tile is 8m (a win: 234m 567m
+# 999m 88m, 杠上花) or 5s, which it discards.
+KONG_HANDS = ["1111m234m567m999m8m", "5m1234567p123s99p", "2345678p456789s",
+              "112233p667788s9s"]
+
+
+@pytest.mark.parametrize("timing, paid", [
+    ("immediate", [(1, 0, 2), (2, 0, 2), (3, 0, 2)]), ("after_discard", [])])
+def test_kong_money_is_never_paid_when_the_declarer_wins_before_discarding_after_discard(
+        timing: str, paid: list[tuple[int, int, int]]) -> None:
+    t = table({"kong_payment_timing": timing}, KONG_HANDS)
+    assert run(t, "0an 1m", "0+8m", "0hu 8m") == []
+    assert kong_payments(t, "kong_concealed") == paid
+    assert t.record[-1].after_kong is not None  # still 杠上花: the add-on stands
+
+
+def test_kong_money_is_paid_at_the_declarers_next_discard_after_discard() -> None:
+    t = table({"kong_payment_timing": "after_discard"}, KONG_HANDS)
+    assert run(t, "0an 1m", "0+5s") == []
+    assert kong_payments(t, "kong_concealed") == []
+    assert run(t, "0-5s") == []
+    assert kong_payments(t, "kong_concealed") == [(1, 0, 2), (2, 0, 2), (3, 0, 2)]
+    assert t.outcome().kong_discards == {1: 3}
+
+
+@pytest.mark.parametrize("timing", ["immediate", "after_discard"])
+def test_kong_payment_timing_takes_immediate_or_after_discard(timing: str) -> None:
+    assert Rules.from_json({"kong_payment_timing": timing}).kong_payment_timing == timing
+    with pytest.raises(RulesError, match="kong_payment_timing"):
+        Rules.from_json({"kong_payment_timing": "later"})
