@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ from xuezhan.errors import RulesError
 from xuezhan.replay import RoundWalk, verify_document
 from xuezhan.rules import Rules
 from xuezhan.settlement import KongEvent, settle
+from xuezhan.sim.coverage import _count_kong_options, coverage
 from xuezhan.table import Table
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -156,3 +159,21 @@ def test_kong_payment_timing_takes_immediate_or_after_discard(timing: str) -> No
     assert Rules.from_json({"kong_payment_timing": timing}).kong_payment_timing == timing
     with pytest.raises(RulesError, match="kong_payment_timing"):
         Rules.from_json({"kong_payment_timing": "later"})
+
+
+def test_the_coverage_table_counts_a_pung_of_the_last_discard() -> None:
+    assert coverage([load(PENG_LOG)]).counts["claim:peng_last_discard"] == 1
+
+
+def test_the_coverage_table_counts_late_added_kongs_and_kong_money_by_its_timing() -> None:
+    counts: Counter[str] = Counter()
+    rules = Rules.from_json({"kong_payment_timing": "after_discard"})
+    late = table({"added_kong_fresh_only": True}, LATE_HANDS, voids="ssmm")
+    run(late, *LATE_ADDED_KONG)
+    _count_kong_options(counts, late.outcome(), rules)
+    assert counts["kong:added_late"] == 1 and counts["kong:paid_after_discard"] == 1
+    bloom = table({"kong_payment_timing": "after_discard"}, KONG_HANDS)
+    run(bloom, "0an 1m", "0+8m", "0hu 8m")
+    record = dataclasses.replace(bloom.outcome(), complete=True)
+    _count_kong_options(counts, record, rules)
+    assert counts["kong:never_paid"] == 1

@@ -3,6 +3,7 @@ every payment is a real transfer, and settling is a pure function of record and 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -49,7 +50,7 @@ def round_records(draw: st.DrawFn) -> RoundRecord:
         others = sorted(in_round - {seat})
         return KongEvent(index=next_index(), seat=seat, kind=kind, tile=tile(),
                          discarder=draw(st.sampled_from(others)) if kind == "direct" else None,
-                         in_round=frozenset(in_round))
+                         in_round=frozenset(in_round), fresh=draw(st.booleans()))
 
     def a_win(seat: int, discarder: int | None, group: int, before: frozenset[int],
               **extra: Any) -> WinEvent:
@@ -96,9 +97,14 @@ def round_records(draw: st.DrawFn) -> RoundRecord:
             no_kong = None if ready is None else draw(st.integers(0, ready))
             checks.append(DrawCheck(seat=seat, flower_pig=pig, ready_fan=ready,
                                     ready_fan_no_kong=no_kong))
+    # kong_payment_timing: after_discard — a kong is released by its declarer's discard
+    # (right after it), unless the declarer won first (here: by chance)
+    released = {e.index: e.index for e in events
+                if isinstance(e, KongEvent) and draw(st.booleans())}
     return RoundRecord(dealer=draw(st.integers(0, 3)), events=tuple(events), drawn=drawn,
                        checks=tuple(checks), base=draw(st.integers(1, 5)),
-                       complete=draw(st.sampled_from([True, True, True, False])))
+                       complete=draw(st.sampled_from([True, True, True, False])),
+                       kong_discards=draw(st.sampled_from([released, None])))
 
 
 @st.composite
@@ -121,6 +127,8 @@ def rulesets(draw: st.DrawFn) -> Rules:
         "price_difference": draw(st.booleans()),
         "tax_refund": draw(st.booleans()),
         "self_draw_bonus": draw(st.sampled_from(["none", "plus_fan", "plus_base"])),
+        "added_kong_fresh_only": draw(st.booleans()),
+        "kong_payment_timing": draw(st.sampled_from(["immediate", "after_discard"])),
     }
     return Rules.preset(preset).with_options(options)
 
@@ -201,5 +209,4 @@ def test_base_scales_every_amount(record: RoundRecord, rules: Rules) -> None:
 
 
 def _with_base(record: RoundRecord, base: int) -> RoundRecord:
-    return RoundRecord(dealer=record.dealer, events=record.events, drawn=record.drawn,
-                       checks=record.checks, base=base, complete=record.complete)
+    return dataclasses.replace(record, base=base)

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from xuezhan.actions import Hu
+from xuezhan.actions import Hu, Peng
 from xuezhan.replay import RoundWalk, verify_document
 from xuezhan.rules import PATTERN_NAMES, Rules
 from xuezhan.settlement import KongEvent, RoundRecord, Settlement, WinEvent
@@ -58,10 +58,17 @@ SITUATIONS: dict[str, str] = {
     "passed_win:passed": "过手胡: a win on a discard passed",
     "passed_win:later_higher": "过手胡: won a discard later for more fan before drawing",
     "dealer:discarder_after_multiple": "next dealer is the discarder of a multiple win",
+    "claim:peng_last_discard": "碰 of a discard with the wall empty (last_discard_claims)",
+    "kong:added_late": "回头杠: an added kong of a tile held from before",
+    "kong:paid_after_discard": "kong money paid at the declarer's discard (after_discard)",
+    "kong:never_paid": "kong money never paid: its declarer won first (after_discard)",
 }
 
-#: situations counted for information only: they need a rare choice of the bots
-INFORMATIONAL: tuple[str, ...] = ("passed_win:later_higher",)
+#: situations counted for information only: they need a rare choice of the bots, or an
+#: option that neither preset sets
+INFORMATIONAL: tuple[str, ...] = ("passed_win:later_higher", "claim:peng_last_discard",
+                                  "kong:added_late", "kong:paid_after_discard",
+                                  "kong:never_paid")
 #: the situations that must each occur in a coverage run (natural or steered)
 REQUIRED: tuple[str, ...] = tuple(k for k in SITUATIONS if k not in INFORMATIONAL)
 
@@ -130,6 +137,7 @@ def round_situations(round_doc: dict[str, Any], record: RoundRecord, settlement:
     (the simulator asks this of a scenario's round before it keeps the round)."""
     counts: Counter[str] = Counter()
     _count_round(counts, record, settlement.payments, settlement.next_dealer)
+    _count_kong_options(counts, record, rules)
     _count_replay(counts, round_doc, rules, base)
     return counts
 
@@ -168,6 +176,21 @@ def _count_round(counts: Counter[str], record: RoundRecord, payments: Sequence[A
             counts["win:dian_gang_hua"] += 1
 
 
+def _count_kong_options(counts: Counter[str], record: RoundRecord, rules: Rules) -> None:
+    """回头杠, and kong money that waited for a discard (docs/rules.md §7)."""
+    released = record.kong_discards
+    for k in record.events:
+        if not isinstance(k, KongEvent):
+            continue
+        if k.kind == "added" and not k.fresh:
+            counts["kong:added_late"] += 1
+        if rules.kong_payment_timing == "after_discard" and released is not None:
+            if k.index in released:
+                counts["kong:paid_after_discard"] += 1
+            elif record.complete:
+                counts["kong:never_paid"] += 1
+
+
 def _count_replay(counts: Counter[str], round_doc: dict[str, Any], rules: Rules,
                   base: int) -> None:
     """过手胡 and last-four wins, from the table's state before and after each step; the
@@ -176,6 +199,8 @@ def _count_replay(counts: Counter[str], round_doc: dict[str, Any], rules: Rules,
     table = walk.table
     before, must, in_last_four = list(table.passed), table.must_win, table.last_four
     for _index, action, _problems, _table in walk:
+        if isinstance(action, Peng) and table.wall_left == 0:
+            counts["claim:peng_last_discard"] += 1
         for seat in range(4):
             after, prior = table.passed[seat], before[seat]
             if after is not None and (prior is None or after > prior):
