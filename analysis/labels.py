@@ -44,6 +44,8 @@ ADD_ONS: dict[str, Promise] = {
     "hai_di_pao": _("Last discard (hai di pao)"),
     "men_qing": _("Concealed hand (men qing)"),
     "zhong_zhang": _("No terminals (zhong zhang)"),
+    "yi_tiao_long": _("Pure straight 1-9 (yi tiao long)"),
+    "jia_xin_wu": _("Won on a 5 between 4 and 6 (jia xin wu)"),
     "kong_direct": _("Own direct kong"),
     "kong_added": _("Own added kong"),
     "kong_concealed": _("Own concealed kong"),
@@ -310,6 +312,7 @@ OPTIONS: dict[str, Promise] = {
     "last_discard_claims": _("claims on the last discard"),
     "added_kong_fresh_only": _("only an added kong of the tile just drawn pays"),
     "kong_payment_timing": _("kong money paid"),
+    "exclusions": _("patterns that do not stack"),
     "patterns": _("pattern fan"),
     "add_ons": _("add-on fan"),
 }

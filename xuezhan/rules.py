@@ -56,6 +56,8 @@ ADD_ON_NAMES: dict[str, str] = {
     "hai_di_pao": "海底炮",
     "men_qing": "门清",
     "zhong_zhang": "中张",
+    "yi_tiao_long": "一条龙",
+    "jia_xin_wu": "夹心五",
 }
 #: names of the winner's own kongs as add-ons, by kong kind
 KONG_ADD_ON_NAMES: dict[str, str] = {"direct": "直杠", "added": "补杠", "concealed": "暗杠"}
@@ -68,7 +70,7 @@ _CHENGDU_PATTERNS = {
 _BASE_ADD_ONS: dict[str, int | None] = {
     "gen": 1, "gang_shang_hua": 1, "gang_shang_pao": 1, "qiang_gang": 1, "zi_mo": 1,
     "jin_gou_diao": None, "hai_di_lao_yue": None, "hai_di_pao": None,
-    "men_qing": None, "zhong_zhang": None,
+    "men_qing": None, "zhong_zhang": None, "yi_tiao_long": None, "jia_xin_wu": None,
 }
 
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -141,6 +143,9 @@ class Rules:
     #: kong money is paid at once (``immediate``) or when the declarer next discards
     #: (``after_discard``: never, if its own win on the replacement tile comes first)
     kong_payment_timing: str = "immediate"
+    #: pairs ``(a, b)`` of patterns or add-ons that do not stack: when both apply, ``b``
+    #: drops (docs/rules.md §4); in the order given, each against what is left
+    exclusions: tuple[tuple[str, str], ...] = ()
     patterns: dict[str, int | None] = field(default_factory=lambda: dict(_CHENGDU_PATTERNS))
     add_ons: dict[str, int | None] = field(default_factory=lambda: dict(_BASE_ADD_ONS))
 
@@ -202,7 +207,8 @@ class Rules:
         out: dict[str, Any] = {"preset": self.preset_name}
         for name in _OPTION_FIELDS:
             value = getattr(self, name)
-            out[name] = dict(value) if isinstance(value, dict) else value
+            out[name] = (dict(value) if isinstance(value, dict) else
+                         [list(pair) for pair in value] if name == "exclusions" else value)
         return out
 
     def _check_consistent(self) -> None:
@@ -269,6 +275,8 @@ def _validate(name: str, value: object, base: Rules) -> object:
         return _fan_map(name, value, getattr(base, name), known)
     if name == "exchange":
         return _exchange(value)
+    if name == "exclusions":
+        return _exclusions(value)
     raise RulesError(name, "unknown option")  # pragma: no cover - guarded by the caller
 
 
@@ -318,6 +326,37 @@ def _fan_map(name: str, value: object, base: dict[str, int | None],
         given[ident] = key
         out[ident] = None if fan is None else _count(f"{name}.{ident}", fan)
     return out
+
+
+#: what an exclusion may name: every pattern, add-on and the winner's own kongs
+EXCLUDABLE: dict[str, str] = {**PATTERN_NAMES, **ADD_ON_NAMES,
+                              **{f"kong_{k}": v for k, v in KONG_ADD_ON_NAMES.items()}}
+
+
+def _exclusions(value: object) -> tuple[tuple[str, str], ...]:
+    """Read ``[[a, b], ...]`` (identifiers or 中文 names): when both apply, ``b`` drops."""
+    if not isinstance(value, (list, tuple)):
+        raise RulesError("exclusions", "must be a list of [pattern_or_add_on, "
+                         "pattern_or_add_on] pairs")
+    if len(value) > 64:
+        raise RulesError("exclusions", "at most 64 pairs")
+    by_zh = {zh: ident for ident, zh in EXCLUDABLE.items()}
+    out: list[tuple[str, str]] = []
+    for i, pair in enumerate(value):
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise RulesError(f"exclusions.{i}", "must be a pair [kept, dropped]")
+        names = []
+        for name in pair:
+            ident = name if name in EXCLUDABLE else by_zh.get(name) if isinstance(
+                name, str) else None
+            if ident is None:
+                raise RulesError(f"exclusions.{i}", f"unknown pattern or add-on "
+                                 f"{str(name)[:40]!r} (known: {', '.join(EXCLUDABLE)})")
+            names.append(ident)
+        if names[0] == names[1]:
+            raise RulesError(f"exclusions.{i}", f"names {names[0]} twice")
+        out.append((names[0], names[1]))
+    return tuple(out)
 
 
 def _exchange(value: object) -> str | dict[str, Any]:

@@ -29,6 +29,8 @@ VARIANTS: tuple[dict[str, Any] | str, ...] = (
     {"passed_win": "off", "no_claim_void": True}, {"kong_after_peng": True, "kong_draw": "back"},
     {"last_discard_claims": "peng", "kong_payment_timing": "after_discard"},
     {"added_kong_fresh_only": True, "kong_after_peng": True},
+    {"add_ons": {"yi_tiao_long": 1, "jia_xin_wu": 1},
+     "exclusions": [["qi_dui", "gang_shang_hua"], ["ping_hu", "gen"]]},
 )
 
 

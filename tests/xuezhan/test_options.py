@@ -14,11 +14,13 @@ import pytest
 from tests.xuezhan.test_table import run, table
 from xuezhan.actions import Gang, Peng
 from xuezhan.errors import RulesError
+from xuezhan.fan import Score, WinContext, score_win
 from xuezhan.replay import RoundWalk, verify_document
 from xuezhan.rules import Rules
 from xuezhan.settlement import KongEvent, settle
 from xuezhan.sim.coverage import _count_kong_options, coverage
 from xuezhan.table import Table
+from xuezhan.tiles import Tile, counts_of, parse_tiles
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -177,3 +179,79 @@ def test_the_coverage_table_counts_late_added_kongs_and_kong_money_by_its_timing
     record = dataclasses.replace(bloom.outcome(), complete=True)
     _count_kong_options(counts, record, rules)
     assert counts["kong:never_paid"] == 1
+
+
+# -- the extras 一条龙 and 夹心五, and exclusions ---------------------------------------
+
+EXTRAS = Rules.from_json({"exchange": "off", "add_ons": {"一条龙": 1, "jia_xin_wu": 1}})
+
+
+PLAIN = WinContext()
+
+
+def score(hand: str, win: str, rules: Rules = EXTRAS, void: int = 2,
+          ctx: WinContext = PLAIN) -> Score:
+    return score_win(counts_of(parse_tiles(hand)), [], Tile.parse(win), void, rules, ctx)
+
+
+def add_on_names(s: Score) -> list[str]:
+    return [a.name for a in s.add_ons]
+
+
+def test_yi_tiao_long_counts_a_one_to_nine_straight_of_one_suit_when_given_a_fan() -> None:
+    assert add_on_names(score("123456789m11p234p", "4p")) == ["yi_tiao_long"]
+    assert score("123456789m11p234p", "4p").fan == 1
+    assert add_on_names(score("123456789m11p234p", "4p", Rules())) == []  # off by default
+
+
+def test_yi_tiao_long_needs_the_straight_as_three_sets_of_one_suit() -> None:
+    assert add_on_names(score("12345678m11p234p9p", "9p", void=0 + 2)) == []
+    assert "yi_tiao_long" not in add_on_names(score("123456m789p11p234p", "4p"))
+
+
+def test_jia_xin_wu_counts_a_win_on_a_5_between_4_and_6() -> None:
+    assert add_on_names(score("234m46m789m11p345p5m", "5m")) == ["jia_xin_wu"]
+    assert add_on_names(score("234m45m789m11p345p6m", "6m")) == []  # not a 5
+    assert add_on_names(score("234m46m789m11p345p5m", "5m", Rules())) == []  # off by default
+
+
+def test_an_exclusion_drops_the_later_add_on_when_both_apply() -> None:
+    bloom = WinContext(self_drawn=True, after_kong="concealed")
+    plain = score("11223344556677p", "7p", Rules(), void=0, ctx=bloom)
+    assert "gang_shang_hua" in add_on_names(plain)
+    rules = Rules.from_json({"exclusions": [["清七对", "杠上花"]]})
+    dropped = score("11223344556677p", "7p", rules, void=0, ctx=bloom)
+    assert "gang_shang_hua" not in add_on_names(dropped)
+    assert dropped.fan == plain.fan - 1
+
+
+def test_an_exclusion_that_does_not_apply_changes_nothing() -> None:
+    rules = Rules.from_json({"exclusions": [["qi_dui", "gang_shang_hua"]]})
+    bloom = WinContext(self_drawn=True, after_kong="concealed")
+    # a 清七对 is not 七对 by name: each pattern of the family is listed on its own
+    assert score("11223344556677p", "7p", rules, void=0, ctx=bloom) == \
+        score("11223344556677p", "7p", Rules(), void=0, ctx=bloom)
+
+
+def test_an_exclusion_between_patterns_drops_the_later_pattern_in_the_additive_system() -> None:
+    rules = Rules.from_json({"fan_system": "additive",
+                             "exclusions": [["dui_dui_hu", "qing_yi_se"]]})
+    s = score("11122244455566m", "6m", rules, void=2)  # pungs only
+    assert s.patterns == ("dui_dui_hu",)
+
+
+def test_exclusions_round_trip_through_json_and_read_chinese_names() -> None:
+    rules = Rules.from_json({"exclusions": [["七对", "gang_shang_hua"], ["kong_added", "gen"]]})
+    assert rules.exclusions == (("qi_dui", "gang_shang_hua"), ("kong_added", "gen"))
+    assert Rules.from_json(rules.to_json()) == rules
+    assert rules.to_json()["exclusions"] == [["qi_dui", "gang_shang_hua"], ["kong_added", "gen"]]
+
+
+@pytest.mark.parametrize("value, field", [
+    ("qi_dui", "exclusions"), ([["qi_dui"]], "exclusions.0"),
+    ([["qi_dui", "nope"]], "exclusions.0"), ([["gen", "gen"]], "exclusions.0"),
+    ([["gen", 3]], "exclusions.0")])
+def test_a_bad_exclusion_is_refused_naming_it(value: object, field: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        Rules.from_json({"exclusions": value})
+    assert caught.value.option == field

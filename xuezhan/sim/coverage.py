@@ -32,6 +32,8 @@ SITUATIONS: dict[str, str] = {
     "add_on:gang_shang_hua": "杠上花 add-on",
     "add_on:gang_shang_pao": "杠上炮 add-on",
     "add_on:qiang_gang": "抢杠 add-on",
+    "add_on:yi_tiao_long": "一条龙 add-on (an extra, off until given a fan)",
+    "add_on:jia_xin_wu": "夹心五 add-on (an extra, off until given a fan)",
     "kong:direct": "直杠 declared (direct kong)",
     "kong:added": "补杠 declared (added kong)",
     "kong:concealed": "暗杠 declared (concealed kong)",
@@ -67,6 +69,7 @@ SITUATIONS: dict[str, str] = {
 #: situations counted for information only: they need a rare choice of the bots, or an
 #: option that neither preset sets
 INFORMATIONAL: tuple[str, ...] = ("passed_win:later_higher", "claim:peng_last_discard",
+                                  "add_on:yi_tiao_long", "add_on:jia_xin_wu",
                                   "kong:added_late", "kong:paid_after_discard",
                                   "kong:never_paid")
 #: the situations that must each occur in a coverage run (natural or steered)
@@ -89,6 +92,8 @@ _ADD_ON_SITUATIONS: dict[str, str] = {
     "gang_shang_hua": "add_on:gang_shang_hua",
     "gang_shang_pao": "add_on:gang_shang_pao",
     "qiang_gang": "add_on:qiang_gang",
+    "yi_tiao_long": "add_on:yi_tiao_long",
+    "jia_xin_wu": "add_on:jia_xin_wu",
 }
 
 
