@@ -64,6 +64,7 @@ REASONS: dict[str, Promise] = {
     "ting_check": _("Ready check (cha jiao)"),
     "price_difference": _("Price difference (bu cha jia)"),
     "tax_refund": _("Tax refund (tui shui)"),
+    "false_win": _("False win (zha hu)"),
 }
 
 VIOLATIONS: dict[str, Promise] = {
@@ -313,6 +314,7 @@ OPTIONS: dict[str, Promise] = {
     "added_kong_fresh_only": _("only an added kong of the tile just drawn pays"),
     "kong_payment_timing": _("kong money paid"),
     "exclusions": _("patterns that do not stack"),
+    "false_win": _("false win (zha hu)"),
     "patterns": _("pattern fan"),
     "add_ons": _("add-on fan"),
 }
@@ -341,6 +343,7 @@ OPTION_VALUES: dict[str, Promise] = {
     "exclude_one": _("not counted again"), "count_all": _("counted again"),
     "win_only": _("win only"), "peng": _("win or pung"),
     "immediate": _("at the kong"), "after_discard": _("after the declarer's discard"),
+    "violation": _("a violation"), "pot": _("into the pot"),
 }
 
 

@@ -213,7 +213,8 @@ class Framer:
         table = self.table
         running = settle(RoundRecord(dealer=table.dealer, events=tuple(table.record),
                                      drawn=False, base=table.base, complete=False,
-                                     kong_discards=table.kong_discards), table.rules)
+                                     kong_discards=table.kong_discards,
+                                     false_wins=tuple(table.false_wins)), table.rules)
         return {
             "event": index,
             "action": action,

@@ -80,7 +80,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "kong_then_discard_won": ("keep", "transfer_last", "transfer_all", "refund"),
     "dian_gang_hua": ("self_draw", "discard"),
     "flower_pig_rule": ("three_suits", "holds_void"),
-    "flower_pig_payees": ("all_non_pigs", "non_pigs_in_round"),
+    "flower_pig_payees": ("all_non_pigs", "non_pigs_in_round", "pot"),
     "ting_check": ("max", "max_no_kong_fan", "flat", "off"),
     "ting_check_waits": ("theoretical", "live"),
     "passed_win": ("off", "until_next_draw", "strict"),
@@ -143,6 +143,9 @@ class Rules:
     #: kong money is paid at once (``immediate``) or when the declarer next discards
     #: (``after_discard``: never, if its own win on the replacement tile comes first)
     kong_payment_timing: str = "immediate"
+    #: a declared win with a hand that does not win (诈胡): ``violation``, or a penalty
+    #: ``{"penalty": points or "cap", "to": "each_other_player" | "pot"}`` and play goes on
+    false_win: str | dict[str, Any] = "violation"
     #: pairs ``(a, b)`` of patterns or add-ons that do not stack: when both apply, ``b``
     #: drops (docs/rules.md §4); in the order given, each against what is left
     exclusions: tuple[tuple[str, str], ...] = ()
@@ -214,6 +217,9 @@ class Rules:
     def _check_consistent(self) -> None:
         if self.flower_pig == "cap" and self.max_fan is None:
             raise RulesError("flower_pig", "'cap' needs a max_fan")
+        if isinstance(self.false_win, dict) and self.false_win["penalty"] == "cap" \
+                and self.max_fan is None:
+            raise RulesError("false_win.penalty", "'cap' needs a max_fan")
 
     # -- derived values ----------------------------------------------------------
 
@@ -226,6 +232,17 @@ class Rules:
 
     def capped(self, fan: int) -> int:
         return fan if self.max_fan is None else min(fan, self.max_fan)
+
+    @property
+    def false_win_penalty(self) -> int:
+        """The 诈胡 penalty in points for base 1 (0: a false win is a violation)."""
+        rule = self.false_win
+        if not isinstance(rule, dict):
+            return 0
+        if rule["penalty"] == "cap":
+            assert self.max_fan is not None
+            return self.points(self.max_fan)
+        return int(rule["penalty"])
 
     @property
     def pig_penalty(self) -> int:
@@ -277,6 +294,8 @@ def _validate(name: str, value: object, base: Rules) -> object:
         return _exchange(value)
     if name == "exclusions":
         return _exclusions(value)
+    if name == "false_win":
+        return _false_win(value)
     raise RulesError(name, "unknown option")  # pragma: no cover - guarded by the caller
 
 
@@ -287,7 +306,8 @@ MAX_AMOUNT_OPTION = 1_000_000
 
 
 def _count(name: str, value: object) -> int:
-    limit = (MAX_AMOUNT_OPTION if name.split(".")[0] in ("flower_pig", "kong_payments")
+    limit = (MAX_AMOUNT_OPTION if name.split(".")[0] in ("flower_pig", "kong_payments",
+                                                         "false_win")
              else MAX_FAN_OPTION)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limit:
         shown = ("a number out of range" if isinstance(value, int) and abs(value) > 10**12
@@ -357,6 +377,23 @@ def _exclusions(value: object) -> tuple[tuple[str, str], ...]:
             raise RulesError(f"exclusions.{i}", f"names {names[0]} twice")
         out.append((names[0], names[1]))
     return tuple(out)
+
+
+FALSE_WIN_PAYEES: tuple[str, ...] = ("each_other_player", "pot")
+
+
+def _false_win(value: object) -> str | dict[str, Any]:
+    if value == "violation":
+        return "violation"
+    if not isinstance(value, Mapping) or set(value) != {"penalty", "to"}:
+        raise RulesError("false_win", "must be 'violation' or {\"penalty\": points or "
+                         "\"cap\", \"to\": \"each_other_player\" or \"pot\"}")
+    penalty = "cap" if value["penalty"] == "cap" else _count("false_win.penalty",
+                                                             value["penalty"])
+    if value["to"] not in FALSE_WIN_PAYEES:
+        raise RulesError("false_win.to", f"must be one of {', '.join(FALSE_WIN_PAYEES)}, "
+                         f"not {str(value['to'])[:40]!r}")
+    return {"penalty": penalty, "to": value["to"]}
 
 
 def _exchange(value: object) -> str | dict[str, Any]:

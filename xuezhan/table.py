@@ -22,7 +22,7 @@ from xuezhan.errors import IllegalActionError
 from xuezhan.fan import Score, WinContext, best_wait, score_win, ting_value
 from xuezhan.hand import KongKind, Meld, MeldKind, SuitKeys, holds_suits
 from xuezhan.rules import Rules
-from xuezhan.settlement import DrawCheck, KongEvent, RoundRecord, WinEvent
+from xuezhan.settlement import DrawCheck, FalseWin, KongEvent, RoundRecord, WinEvent
 from xuezhan.tiles import COPIES, NUM_KINDS, TILES, Tile, counts_of, format_tiles
 
 LIVE_WALL = 55  # 108 tiles less 13 × 4 + 1 dealt
@@ -163,6 +163,8 @@ class Table:
         #: discard that released each one: kong index → discard index
         self.unreleased: list[KongEvent] = []
         self.kong_discards: dict[int, int] = {}
+        #: 诈胡 declared under a false_win penalty
+        self.false_wins: list[FalseWin] = []
         #: the pending added kong's tile is the one just drawn (added_kong_fresh_only)
         self.added_fresh = True
         #: the seat that has just claimed a peng and not yet discarded
@@ -269,7 +271,8 @@ class Table:
         checks = tuple(self._draw_check(s) for s in not_won) if drawn else ()
         return RoundRecord(dealer=self.dealer, events=tuple(self.record), drawn=drawn,
                            checks=checks, base=self.base, complete=self.over,
-                           kong_discards=dict(self.kong_discards))
+                           kong_discards=dict(self.kong_discards),
+                           false_wins=tuple(self.false_wins))
 
     def release_kongs(self, seat: int, index: int) -> None:
         """``seat`` discards at event ``index``: its kongs since its last discard are paid
@@ -347,6 +350,7 @@ class Table:
         new.record = list(self.record)
         new.unreleased = list(self.unreleased)
         new.kong_discards = dict(self.kong_discards)
+        new.false_wins = list(self.false_wins)
         new.scores = dict(self.scores)
         new.deal_problems = list(self.deal_problems)
         new._waits = list(self._waits)
@@ -842,6 +846,7 @@ class Table:
 
     def _hu(self, h: Hu, problems: list[Problem]) -> None:
         seat = h.actor
+        start = len(problems)
         if h.target is None:
             ctx = self._self_draw_ctx(seat)
             self._check_self_draw(h, problems)
@@ -856,6 +861,9 @@ class Table:
             problems.append(Problem("tile_not_in_hand", f"seat {seat} wins on {h.tile} but "
                                     "does not hold it", seat))
         score = self.win_score(seat, h.tile, ctx, in_hand=in_hand)
+        if not score.winning and len(problems) == start and self.rules.false_win != "violation":
+            self._false_win(h, score)
+            return
         valid = self._check_score(seat, score, problems)
         if h.target is not None and valid:
             self._check_passed(seat, score, problems)
@@ -890,6 +898,15 @@ class Table:
         if h.target is None:
             self.must_win = None
             self._after_turn(seat)
+
+    def _false_win(self, h: Hu, score: Score) -> None:
+        """诈胡 under a ``false_win`` penalty (docs/rules.md §7): recorded for the settlement,
+        and nothing else changes — the declarer keeps its tiles (a drawn tile stays in its
+        hand, a discard stays the discarder's and its window open) and plays on."""
+        self.false_wins.append(FalseWin(
+            index=self.event_index, seat=h.actor, tile=h.tile, discarder=h.target,
+            reason=score.reason or "not_a_winning_hand",
+            in_round=frozenset(self.live_seats())))
 
     def _check_self_draw(self, h: Hu, problems: list[Problem]) -> None:
         seat = h.actor

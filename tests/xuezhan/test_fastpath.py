@@ -31,6 +31,7 @@ VARIANTS: tuple[dict[str, Any] | str, ...] = (
     {"added_kong_fresh_only": True, "kong_after_peng": True},
     {"add_ons": {"yi_tiao_long": 1, "jia_xin_wu": 1},
      "exclusions": [["qi_dui", "gang_shang_hua"], ["ping_hu", "gen"]]},
+    {"false_win": {"penalty": "cap", "to": "pot"}, "max_fan": 4, "flower_pig_payees": "pot"},
 )
 
 

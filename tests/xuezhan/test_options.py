@@ -17,7 +17,7 @@ from xuezhan.errors import RulesError
 from xuezhan.fan import Score, WinContext, score_win
 from xuezhan.replay import RoundWalk, verify_document
 from xuezhan.rules import Rules
-from xuezhan.settlement import KongEvent, settle
+from xuezhan.settlement import DrawCheck, KongEvent, RoundRecord, settle
 from xuezhan.sim.coverage import _count_kong_options, coverage
 from xuezhan.table import Table
 from xuezhan.tiles import Tile, counts_of, parse_tiles
@@ -255,3 +255,75 @@ def test_a_bad_exclusion_is_refused_naming_it(value: object, field: str) -> None
     with pytest.raises(RulesError) as caught:
         Rules.from_json({"exclusions": value})
     assert caught.value.option == field
+
+
+# -- false_win and the pot -------------------------------------------------------------
+
+# Seat 1 (void m) declares a win on the dealer's 5s with a hand that does not win.
+FALSE_WIN = ["0-5s", "1hu0 5s"]
+
+
+def test_a_false_win_is_a_violation_by_default() -> None:
+    t = table({}, voids="smmm")
+    assert run(t, *FALSE_WIN) == ["win_not_winning_hand"]
+
+
+@pytest.mark.parametrize("to, paid, pot", [
+    ("each_other_player", [(1, 0, 16), (1, 2, 16), (1, 3, 16)], []),
+    ("pot", [], [(1, -1, 16)])])
+def test_a_false_win_pays_its_penalty_and_play_goes_on_with_the_tiles_unchanged(
+        to: str, paid: list[tuple[int, int, int]], pot: list[tuple[int, int, int]]) -> None:
+    t = table({"false_win": {"penalty": 16, "to": to}})
+    hand = list(t.hands[1])
+    assert run(t, *FALSE_WIN) == []
+    assert t.hands[1] == hand and not t.won[1]  # the declared tile is not taken
+    assert t.discards[0] == [Tile.parse("5s")]  # it stays the discarder's discard
+    # the window is still open: another seat may claim the 5s, here nobody does
+    assert run(t, "1+4p", "1-4p") == []
+    result = settle(t.outcome(), t.rules)
+    assert [(p.payer, p.payee, p.amount) for p in result.payments
+            if p.reason == "false_win"] == paid
+    assert [(p.payer, p.payee, p.amount) for p in result.pot_payments] == pot
+    assert sum(result.deltas) == -result.pot
+
+
+def test_a_false_win_penalty_of_the_cap_is_the_capped_points() -> None:
+    t = table({"max_fan": 3, "false_win": {"penalty": "cap", "to": "pot"}})
+    assert run(t, *FALSE_WIN) == []
+    result = settle(t.outcome(), t.rules)
+    assert result.pot == 8
+    assert result.to_json()["pot_payments"][0]["payee"] == "pot"
+
+
+def test_a_self_drawn_false_win_keeps_the_drawn_tile_in_hand_and_the_turn() -> None:
+    t = table({"false_win": {"penalty": 2, "to": "each_other_player"}})
+    assert run(t, "0-5s", "1+4p", "1hu 4p") == []
+    assert t.hands[1][Tile.parse("4p")] == 2 and t.current == 1 and t.expect == "discard"
+    assert run(t, "1-4p") == []
+
+
+def test_a_false_win_that_breaks_another_rule_is_still_a_violation() -> None:
+    t = table({"false_win": {"penalty": 2, "to": "pot"}})
+    assert run(t, "0-5s", "2hu1 5s") == ["win_wrong_tile", "win_not_winning_hand"]
+
+
+def test_flower_pigs_pay_the_pot_once_each_under_flower_pig_payees_pot() -> None:
+    record = RoundRecord(dealer=0, events=(), drawn=True, checks=(
+        DrawCheck(1, True, None, None), DrawCheck(2, False, 1, None)))
+    result = settle(record, Rules.from_json({"flower_pig_payees": "pot"}))
+    assert [(p.payer, p.amount, p.reason) for p in result.pot_payments] == [
+        (1, 16, "flower_pig")]
+    # the pig also pays the ready seat 查叫 (1 fan = 2 points): that is between players
+    assert result.deltas == (0, -16 - 2, 2, 0) and sum(result.deltas) == -result.pot
+    assert "the pot" in result.pot_payments[0].detail
+
+
+@pytest.mark.parametrize("value, option", [
+    ("penalty", "false_win"), ({"penalty": 2}, "false_win"),
+    ({"penalty": -1, "to": "pot"}, "false_win.penalty"),
+    ({"penalty": 2, "to": "dealer"}, "false_win.to"),
+    ({"penalty": "cap", "to": "pot"}, "false_win.penalty")])
+def test_a_bad_false_win_is_refused_naming_it(value: object, option: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        Rules.from_json({"false_win": value})
+    assert caught.value.option == option

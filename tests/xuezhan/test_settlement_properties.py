@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 
 from xuezhan.rules import Rules
 from xuezhan.settlement import (
+    POT,
     REASONS,
     DrawCheck,
+    FalseWin,
     KongEvent,
     RoundRecord,
     WinEvent,
@@ -101,7 +103,17 @@ def round_records(draw: st.DrawFn) -> RoundRecord:
     # (right after it), unless the declarer won first (here: by chance)
     released = {e.index: e.index for e in events
                 if isinstance(e, KongEvent) and draw(st.booleans())}
+    # 诈胡 under a false_win penalty: by a seat still in the round at some point
+    false_wins = tuple(
+        FalseWin(index=i, seat=seat, tile=tile(), discarder=None, reason="not_a_winning_hand",
+                 in_round=frozenset({0, 1, 2, 3}) - {e.seat for e in events
+                                                     if isinstance(e, WinEvent) and e.index < i})
+        for i, seat in sorted(draw(st.lists(st.tuples(st.integers(0, index + 1),
+                                                      st.integers(0, 3)), max_size=2))))
+    used = {e.index for e in events}
+    false_wins = tuple(f for f in false_wins if f.seat in f.in_round and f.index not in used)
     return RoundRecord(dealer=draw(st.integers(0, 3)), events=tuple(events), drawn=drawn,
+                       false_wins=false_wins,
                        checks=tuple(checks), base=draw(st.integers(1, 5)),
                        complete=draw(st.sampled_from([True, True, True, False])),
                        kong_discards=draw(st.sampled_from([released, None])))
@@ -121,7 +133,10 @@ def rulesets(draw: st.DrawFn) -> Rules:
         "kong_then_discard_won": draw(st.sampled_from(
             ["keep", "transfer_last", "transfer_all", "refund"])),
         "dian_gang_hua": draw(st.sampled_from(["self_draw", "discard"])),
-        "flower_pig_payees": draw(st.sampled_from(["all_non_pigs", "non_pigs_in_round"])),
+        "flower_pig_payees": draw(st.sampled_from(["all_non_pigs", "non_pigs_in_round",
+                                                   "pot"])),
+        "false_win": draw(st.sampled_from([
+            "violation", {"penalty": 4, "to": "each_other_player"}, {"penalty": 2, "to": "pot"}])),
         "pig_pays_ting_check": draw(st.booleans()),
         "ting_check": draw(st.sampled_from(["max", "max_no_kong_fan", "flat", "off"])),
         "price_difference": draw(st.booleans()),
@@ -147,8 +162,14 @@ def test_settlement_balances_and_every_payment_is_a_real_transfer(
         assert p.detail
         deltas[p.payer] -= p.amount
         deltas[p.payee] += p.amount
+    for p in result.pot_payments:  # into the pot: the club's, no seat receives it
+        assert p.amount > 0 and p.payee == POT and p.reason in ("flower_pig", "false_win")
+        deltas[p.payer] -= p.amount
     assert tuple(deltas) == result.deltas
-    assert sum(result.deltas) == 0
+    # without a pot the money balances; with one, the deltas sum to minus the pot
+    assert sum(result.deltas) == -result.pot
+    assert result.pot == 0 or rules.flower_pig_payees == "pot" or (
+        isinstance(rules.false_win, dict) and rules.false_win["to"] == "pot")
     assert result.next_dealer == next_dealer(record)
 
 
@@ -160,6 +181,7 @@ ROLES = {
     "call_transfer": ("konger", "winner"), "kong_refund": ("konger", "kong_payer"),
     "flower_pig": ("pig", "payee"), "ting_check": ("payer", "payee"),
     "price_difference": ("payer", "payee"), "tax_refund": ("konger", "kong_payer"),
+    "false_win": ("payer", "payee"),
 }
 
 
@@ -167,12 +189,13 @@ ROLES = {
 @given(round_records(), rulesets())
 def test_every_payment_sentence_is_rendered_from_its_params_which_name_payer_and_payee(
         record: RoundRecord, rules: Rules) -> None:
-    for p in settle(record, rules).payments:
+    result = settle(record, rules)
+    for p in result.payments + result.pot_payments:
         assert p.detail == describe(p.reason, p.params)
         assert json.loads(json.dumps(p.params)) == p.params
         payer, payee = ROLES[p.reason]
-        assert (p.params[payer], p.params[payee], p.params["amount"]) == (p.payer, p.payee,
-                                                                           p.amount)
+        assert (p.params[payer], p.params[payee], p.params["amount"]) == (
+            p.payer, "pot" if p.payee == POT else p.payee, p.amount)
 
 
 @settings(max_examples=60, deadline=None)
@@ -185,7 +208,7 @@ def test_settling_twice_gives_the_same_result(record: RoundRecord, rules: Rules)
 @given(round_records(), rulesets())
 def test_players_who_won_take_no_part_in_later_events(record: RoundRecord,
                                                       rules: Rules) -> None:
-    by_index = {e.index: e for e in record.events}
+    by_index = {e.index: e for e in (*record.events, *record.false_wins)}
     for p in settle(record, rules).payments:
         if p.event is not None:
             in_round = by_index[p.event].in_round
