@@ -64,6 +64,8 @@ SITUATIONS: dict[str, str] = {
     "kong:added_late": "回头杠: an added kong of a tile held from before",
     "kong:paid_after_discard": "kong money paid at the declarer's discard (after_discard)",
     "kong:never_paid": "kong money never paid: its declarer won first (after_discard)",
+    "pay:false_win": "诈胡 penalties (false_win)",
+    "pay:pot": "payments into the pot (the club's kitty)",
 }
 
 #: situations counted for information only: they need a rare choice of the bots, or an
@@ -71,7 +73,7 @@ SITUATIONS: dict[str, str] = {
 INFORMATIONAL: tuple[str, ...] = ("passed_win:later_higher", "claim:peng_last_discard",
                                   "add_on:yi_tiao_long", "add_on:jia_xin_wu",
                                   "kong:added_late", "kong:paid_after_discard",
-                                  "kong:never_paid")
+                                  "kong:never_paid", "pay:false_win", "pay:pot")
 #: the situations that must each occur in a coverage run (natural or steered)
 REQUIRED: tuple[str, ...] = tuple(k for k in SITUATIONS if k not in INFORMATIONAL)
 
@@ -141,7 +143,9 @@ def round_situations(round_doc: dict[str, Any], record: RoundRecord, settlement:
     """The situations of one round, given what its replay recorded and how it settled
     (the simulator asks this of a scenario's round before it keeps the round)."""
     counts: Counter[str] = Counter()
-    _count_round(counts, record, settlement.payments, settlement.next_dealer)
+    _count_round(counts, record, (*settlement.payments, *settlement.pot_payments),
+                 settlement.next_dealer)
+    counts["pay:pot"] += len(settlement.pot_payments)
     _count_kong_options(counts, record, rules)
     _count_replay(counts, round_doc, rules, base)
     return counts
