@@ -43,7 +43,7 @@ def round_facts(
             "complete": not result["incomplete"],
             "drawn_in": drawn and not s["won"],
             "last_standing": winners == 3 and not s["won"],
-            **_money(seat, result["payments"]),
+            **_money(seat, [*result["payments"], *result.get("pot_payments", ())]),
         }
         if play is not None:
             row.update({name: play[seat].get(name) for name in _PLAY_FIELDS})
@@ -92,6 +92,10 @@ def _money(seat: int, payments: list[dict[str, Any]]) -> dict[str, Any]:
         elif reason == "flower_pig":
             out["pig_net"] += sign
             out["pig_paid"] += amount if paid else 0
+        elif reason == "false_win":
+            # a penalty like the pig's (docs/statistics.md): so the parts still sum to the
+            # delta, the pot's share included (the pot is the club's: a payer's loss only)
+            out["pig_net"] += sign
     return out
 
 

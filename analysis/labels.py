@@ -44,6 +44,8 @@ ADD_ONS: dict[str, Promise] = {
     "hai_di_pao": _("Last discard (hai di pao)"),
     "men_qing": _("Concealed hand (men qing)"),
     "zhong_zhang": _("No terminals (zhong zhang)"),
+    "yi_tiao_long": _("Pure straight 1-9 (yi tiao long)"),
+    "jia_xin_wu": _("Won on a 5 between 4 and 6 (jia xin wu)"),
     "kong_direct": _("Own direct kong"),
     "kong_added": _("Own added kong"),
     "kong_concealed": _("Own concealed kong"),
@@ -62,6 +64,7 @@ REASONS: dict[str, Promise] = {
     "ting_check": _("Ready check (cha jiao)"),
     "price_difference": _("Price difference (bu cha jia)"),
     "tax_refund": _("Tax refund (tui shui)"),
+    "false_win": _("False win (zha hu)"),
 }
 
 VIOLATIONS: dict[str, Promise] = {
@@ -307,6 +310,11 @@ OPTIONS: dict[str, Promise] = {
     "kong_draw": _("kong replacement drawn from"),
     "kong_after_peng": _("kong straight after a pung"),
     "dragon_root": _("the dragon's root"),
+    "last_discard_claims": _("claims on the last discard"),
+    "added_kong_fresh_only": _("only an added kong of the tile just drawn pays"),
+    "kong_payment_timing": _("kong money paid"),
+    "exclusions": _("patterns that do not stack"),
+    "false_win": _("false win (zha hu)"),
     "patterns": _("pattern fan"),
     "add_ons": _("add-on fan"),
 }
@@ -333,6 +341,9 @@ OPTION_VALUES: dict[str, Promise] = {
     "melded_four": _("four melds"), "pair_wait_all_pungs": _("pair wait, all pungs"),
     "front": _("the front of the wall"), "back": _("the back of the wall"),
     "exclude_one": _("not counted again"), "count_all": _("counted again"),
+    "win_only": _("win only"), "peng": _("win or pung"),
+    "immediate": _("at the kong"), "after_discard": _("after the declarer's discard"),
+    "violation": _("a violation"), "pot": _("into the pot"),
 }
 
 

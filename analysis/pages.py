@@ -47,6 +47,9 @@ def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
                     }
                     for p in round_.payments.all()
                 ],
+                # the pot (docs/rules.md §5): what the seats' totals lost to the club's
+                # kitty, a line of its own and never a player's
+                "pot": -sum(settlement.deltas) if settlement is not None else 0,
                 "seats": [
                     {
                         "name": names.get(s.seat, s.seat),

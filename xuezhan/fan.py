@@ -281,8 +281,10 @@ class _Hand:
         else:
             chosen = [self._table_pattern(features)]
             dragon = chosen[0] in _DRAGONS
-        pattern_fans = tuple(fans[p] or 0 for p in chosen)
         add_ons = self._add_ons(features, dragon, exclude_kong_fan)
+        if rules.exclusions:
+            chosen, add_ons = _exclude(rules.exclusions, chosen, add_ons)
+        pattern_fans = tuple(fans[p] or 0 for p in chosen)
         fan = sum(pattern_fans) + sum(a.fan * a.count for a in add_ons)
         top = chosen[0] if len(chosen) == 1 else max(chosen,
                                                      key=lambda p: (fans[p] or 0, -_RANK[p]))
@@ -381,6 +383,35 @@ class _Hand:
                 out.append(_add_on(name, fan, 1))
         return tuple(out)
 
+    def _yi_tiao_long(self, features: int) -> bool:
+        """一条龙: 123, 456 and 789 of one suit as three sets of a sets-and-pair reading
+        (the melds are pungs and kongs, so the straight is in the concealed hand)."""
+        if features < 0 or features & PUNGS_ONLY:
+            return False
+        counts = self.counts
+        for base in (0, 9, 18):
+            if all(counts[base:base + 9]):
+                rest = list(counts)
+                for k in range(base, base + 9):
+                    rest[k] -= 1
+                if readings(rest):
+                    return True
+        return False
+
+    def _jia_xin_wu(self, features: int) -> bool:
+        """夹心五: won on a 5 that reads as the middle of a 4-5-6 (a sets-and-pair reading
+        with that chow)."""
+        win = self.win_tile
+        if features < 0 or features & PUNGS_ONLY or win % 9 != 4:
+            return False
+        counts = self.counts
+        if not (counts[win - 1] and counts[win + 1]):
+            return False
+        rest = list(counts)
+        for k in (win - 1, win, win + 1):
+            rest[k] -= 1
+        return bool(readings(rest))
+
     def _self_drawn(self) -> bool:
         return self.ctx.self_drawn or self.ctx.after_kong is not None
 
@@ -425,7 +456,23 @@ _FLAGS: dict[str, Callable[[_Hand, int], bool]] = {
     # choice: an added kong (补杠) grew from a peng, so it is not 门清 either
     "men_qing": lambda h, f: all(m.kind is MeldKind.AN for m in h.melds),
     "zhong_zhang": lambda h, f: h.no_terminals,
+    "yi_tiao_long": _Hand._yi_tiao_long,
+    "jia_xin_wu": _Hand._jia_xin_wu,
 }
+
+
+def _exclude(pairs: Sequence[tuple[str, str]], chosen: list[str],
+             add_ons: tuple[AddOn, ...]) -> tuple[list[str], tuple[AddOn, ...]]:
+    """Drop the second of each pair that applies together with the first (docs/rules.md
+    §4, ``exclusions``); a reading left with no pattern counts as 平胡."""
+    present = set(chosen) | {a.name for a in add_ons}
+    for kept, dropped in pairs:
+        if kept in present and dropped in present:
+            present.discard(dropped)
+    if len(present) == len(chosen) + len(add_ons):
+        return chosen, add_ons
+    left = [p for p in chosen if p in present] or ["ping_hu"]
+    return left, tuple(a for a in add_ons if a.name in present)
 
 
 class _Plan:

@@ -220,6 +220,8 @@ def _play_events(table: Table, events: Sequence[Any],
                     masks[seat] = drawn_mask if tile == last_draw else _wait_mask(hand, void)
                     stale |= 1 << seat
                     discards[seat].append(tile)
+                    if table.unreleased:
+                        table.release_kongs(seat, index)
                     kong_before_discard, replacement_of = replacement_of, None
                     expect, last_discard, last_draw, after_peng = CLAIM, (seat, tile), None, None
                     if claimers:
@@ -474,6 +476,7 @@ def _kong(table: Table, index: int, kind: KongKind, seat: int, tile: Tile,
     kong = KongEvent(index=index, seat=seat, kind=kind, tile=tile, discarder=discarder,
                      in_round=frozenset(s for s in range(4) if not won[s]))
     table.record.append(kong)
+    table.unreleased.append(kong)
     return kong
 
 

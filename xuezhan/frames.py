@@ -212,7 +212,9 @@ class Framer:
                problems: Sequence[Problem]) -> Frame:
         table = self.table
         running = settle(RoundRecord(dealer=table.dealer, events=tuple(table.record),
-                                     drawn=False, base=table.base, complete=False), table.rules)
+                                     drawn=False, base=table.base, complete=False,
+                                     kong_discards=table.kong_discards,
+                                     false_wins=tuple(table.false_wins)), table.rules)
         return {
             "event": index,
             "action": action,

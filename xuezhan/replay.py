@@ -71,13 +71,17 @@ class RoundReport:
     seats: list[SeatFacts] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "deltas": list(self.settlement.deltas),
             "payments": [p.to_json() for p in self.settlement.payments],
             "next_dealer": self.settlement.next_dealer,
             "incomplete": self.incomplete,
             "seats": self.seats,
         }
+        if self.settlement.pot_payments:  # only with a pot: other reports keep their shape
+            out["pot"] = self.settlement.pot
+            out["pot_payments"] = [p.to_json() for p in self.settlement.pot_payments]
+        return out
 
 
 @dataclass

@@ -56,6 +56,8 @@ ADD_ON_NAMES: dict[str, str] = {
     "hai_di_pao": "海底炮",
     "men_qing": "门清",
     "zhong_zhang": "中张",
+    "yi_tiao_long": "一条龙",
+    "jia_xin_wu": "夹心五",
 }
 #: names of the winner's own kongs as add-ons, by kong kind
 KONG_ADD_ON_NAMES: dict[str, str] = {"direct": "直杠", "added": "补杠", "concealed": "暗杠"}
@@ -68,7 +70,7 @@ _CHENGDU_PATTERNS = {
 _BASE_ADD_ONS: dict[str, int | None] = {
     "gen": 1, "gang_shang_hua": 1, "gang_shang_pao": 1, "qiang_gang": 1, "zi_mo": 1,
     "jin_gou_diao": None, "hai_di_lao_yue": None, "hai_di_pao": None,
-    "men_qing": None, "zhong_zhang": None,
+    "men_qing": None, "zhong_zhang": None, "yi_tiao_long": None, "jia_xin_wu": None,
 }
 
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -78,7 +80,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "kong_then_discard_won": ("keep", "transfer_last", "transfer_all", "refund"),
     "dian_gang_hua": ("self_draw", "discard"),
     "flower_pig_rule": ("three_suits", "holds_void"),
-    "flower_pig_payees": ("all_non_pigs", "non_pigs_in_round"),
+    "flower_pig_payees": ("all_non_pigs", "non_pigs_in_round", "pot"),
     "ting_check": ("max", "max_no_kong_fan", "flat", "off"),
     "ting_check_waits": ("theoretical", "live"),
     "passed_win": ("off", "until_next_draw", "strict"),
@@ -86,10 +88,12 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "jin_gou_diao": ("melded_four", "pair_wait_all_pungs"),
     "kong_draw": ("front", "back"),
     "dragon_root": ("exclude_one", "count_all"),
+    "last_discard_claims": ("win_only", "peng"),
+    "kong_payment_timing": ("immediate", "after_discard"),
 }
 _EXCHANGE_NAMES = ("off", "dice", "parity", *DIRECTIONS)
 _BOOLS = ("void_first", "no_claim_void", "pig_pays_ting_check", "price_difference",
-          "tax_refund", "heaven_earth", "kong_after_peng")
+          "tax_refund", "heaven_earth", "kong_after_peng", "added_kong_fresh_only")
 
 
 @dataclass(frozen=True)
@@ -130,6 +134,21 @@ class Rules:
     kong_after_peng: bool = False
     #: choice (docs/rules.md §4): in 龙七对 the four that makes the dragon is not a 根 again
     dragon_root: str = "exclude_one"
+    #: what the discard after the wall's last tile may be claimed for (docs/rules.md §2.5):
+    #: ``win_only``, or ``peng`` too (never a kong: no replacement tile is left)
+    last_discard_claims: str = "win_only"
+    #: an added kong pays its kong money only when its tile is the one just drawn (回头杠
+    #: pays nothing, docs/rules.md §5)
+    added_kong_fresh_only: bool = False
+    #: kong money is paid at once (``immediate``) or when the declarer next discards
+    #: (``after_discard``: never, if its own win on the replacement tile comes first)
+    kong_payment_timing: str = "immediate"
+    #: a declared win with a hand that does not win (诈胡): ``violation``, or a penalty
+    #: ``{"penalty": points or "cap", "to": "each_other_player" | "pot"}`` and play goes on
+    false_win: str | dict[str, Any] = "violation"
+    #: pairs ``(a, b)`` of patterns or add-ons that do not stack: when both apply, ``b``
+    #: drops (docs/rules.md §4); in the order given, each against what is left
+    exclusions: tuple[tuple[str, str], ...] = ()
     patterns: dict[str, int | None] = field(default_factory=lambda: dict(_CHENGDU_PATTERNS))
     add_ons: dict[str, int | None] = field(default_factory=lambda: dict(_BASE_ADD_ONS))
 
@@ -191,12 +210,16 @@ class Rules:
         out: dict[str, Any] = {"preset": self.preset_name}
         for name in _OPTION_FIELDS:
             value = getattr(self, name)
-            out[name] = dict(value) if isinstance(value, dict) else value
+            out[name] = (dict(value) if isinstance(value, dict) else
+                         [list(pair) for pair in value] if name == "exclusions" else value)
         return out
 
     def _check_consistent(self) -> None:
         if self.flower_pig == "cap" and self.max_fan is None:
             raise RulesError("flower_pig", "'cap' needs a max_fan")
+        if isinstance(self.false_win, dict) and self.false_win["penalty"] == "cap" \
+                and self.max_fan is None:
+            raise RulesError("false_win.penalty", "'cap' needs a max_fan")
 
     # -- derived values ----------------------------------------------------------
 
@@ -209,6 +232,17 @@ class Rules:
 
     def capped(self, fan: int) -> int:
         return fan if self.max_fan is None else min(fan, self.max_fan)
+
+    @property
+    def false_win_penalty(self) -> int:
+        """The 诈胡 penalty in points for base 1 (0: a false win is a violation)."""
+        rule = self.false_win
+        if not isinstance(rule, dict):
+            return 0
+        if rule["penalty"] == "cap":
+            assert self.max_fan is not None
+            return self.points(self.max_fan)
+        return int(rule["penalty"])
 
     @property
     def pig_penalty(self) -> int:
@@ -258,6 +292,10 @@ def _validate(name: str, value: object, base: Rules) -> object:
         return _fan_map(name, value, getattr(base, name), known)
     if name == "exchange":
         return _exchange(value)
+    if name == "exclusions":
+        return _exclusions(value)
+    if name == "false_win":
+        return _false_win(value)
     raise RulesError(name, "unknown option")  # pragma: no cover - guarded by the caller
 
 
@@ -268,7 +306,8 @@ MAX_AMOUNT_OPTION = 1_000_000
 
 
 def _count(name: str, value: object) -> int:
-    limit = (MAX_AMOUNT_OPTION if name.split(".")[0] in ("flower_pig", "kong_payments")
+    limit = (MAX_AMOUNT_OPTION if name.split(".")[0] in ("flower_pig", "kong_payments",
+                                                         "false_win")
              else MAX_FAN_OPTION)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limit:
         shown = ("a number out of range" if isinstance(value, int) and abs(value) > 10**12
@@ -307,6 +346,54 @@ def _fan_map(name: str, value: object, base: dict[str, int | None],
         given[ident] = key
         out[ident] = None if fan is None else _count(f"{name}.{ident}", fan)
     return out
+
+
+#: what an exclusion may name: every pattern, add-on and the winner's own kongs
+EXCLUDABLE: dict[str, str] = {**PATTERN_NAMES, **ADD_ON_NAMES,
+                              **{f"kong_{k}": v for k, v in KONG_ADD_ON_NAMES.items()}}
+
+
+def _exclusions(value: object) -> tuple[tuple[str, str], ...]:
+    """Read ``[[a, b], ...]`` (identifiers or 中文 names): when both apply, ``b`` drops."""
+    if not isinstance(value, (list, tuple)):
+        raise RulesError("exclusions", "must be a list of [pattern_or_add_on, "
+                         "pattern_or_add_on] pairs")
+    if len(value) > 64:
+        raise RulesError("exclusions", "at most 64 pairs")
+    by_zh = {zh: ident for ident, zh in EXCLUDABLE.items()}
+    out: list[tuple[str, str]] = []
+    for i, pair in enumerate(value):
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise RulesError(f"exclusions.{i}", "must be a pair [kept, dropped]")
+        names = []
+        for name in pair:
+            ident = name if name in EXCLUDABLE else by_zh.get(name) if isinstance(
+                name, str) else None
+            if ident is None:
+                raise RulesError(f"exclusions.{i}", f"unknown pattern or add-on "
+                                 f"{str(name)[:40]!r} (known: {', '.join(EXCLUDABLE)})")
+            names.append(ident)
+        if names[0] == names[1]:
+            raise RulesError(f"exclusions.{i}", f"names {names[0]} twice")
+        out.append((names[0], names[1]))
+    return tuple(out)
+
+
+FALSE_WIN_PAYEES: tuple[str, ...] = ("each_other_player", "pot")
+
+
+def _false_win(value: object) -> str | dict[str, Any]:
+    if value == "violation":
+        return "violation"
+    if not isinstance(value, Mapping) or set(value) != {"penalty", "to"}:
+        raise RulesError("false_win", "must be 'violation' or {\"penalty\": points or "
+                         "\"cap\", \"to\": \"each_other_player\" or \"pot\"}")
+    penalty = "cap" if value["penalty"] == "cap" else _count("false_win.penalty",
+                                                             value["penalty"])
+    if value["to"] not in FALSE_WIN_PAYEES:
+        raise RulesError("false_win.to", f"must be one of {', '.join(FALSE_WIN_PAYEES)}, "
+                         f"not {str(value['to'])[:40]!r}")
+    return {"penalty": penalty, "to": value["to"]}
 
 
 def _exchange(value: object) -> str | dict[str, Any]:

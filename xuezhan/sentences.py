@@ -71,7 +71,7 @@ NOT_A_WIN: dict[str, str] = {
 #: 呼叫转移; a page shows the reason's own label there instead (analysis/labels.py)
 LEADS: dict[str, str] = {
     "call_transfer": "呼叫转移", "flower_pig": "查花猪", "ting_check": "查叫",
-    "price_difference": "补差价", "tax_refund": "退税",
+    "price_difference": "补差价", "tax_refund": "退税", "false_win": "诈胡",
 }
 
 # -- the templates --------------------------------------------------------------------
@@ -134,6 +134,10 @@ _TING_CHECK = gettext_noop(
 _PRICE_DIFFERENCE = gettext_noop(
     "%(payer)s (ready, ×%(low)s) pays %(payee)s (ready, ×%(high)s) the difference "
     "%(difference)s × base %(base)s = %(amount)s.")
+_FALSE_WIN = gettext_noop(
+    "%(payer)s declares a win on %(tile)s with a hand that does not win (%(why)s) and "
+    "pays %(payee)s the penalty %(penalty)s × base %(base)s = %(amount)s; play goes on.")
+_POT = gettext_noop("the pot")
 _TAX_REFUND = gettext_noop(
     "%(konger)s is not ready at the draw and returns the %(amount)s %(payer)s paid for "
     "their %(kong)s of %(tile)s.")
@@ -260,9 +264,21 @@ def _kong_refund(p: Mapping[str, Any], w: Words) -> str:
         "payer": w.seat(p["kong_payer"]), "amount": p["amount"]}
 
 
+def _payee(p: Mapping[str, Any], w: Words) -> str:
+    """A payee: a seat, or the pot (the club's kitty)."""
+    return w.translate(_POT) if p["payee"] == "pot" else w.seat(p["payee"])
+
+
 def _flower_pig(p: Mapping[str, Any], w: Words) -> str:
     return w.translate(_FLOWER_PIG) % {
-        "pig": w.seat(p["pig"]), "payee": w.seat(p["payee"]), "penalty": p["penalty"],
+        "pig": w.seat(p["pig"]), "payee": _payee(p, w), "penalty": p["penalty"],
+        "base": p["base"], "amount": p["amount"]}
+
+
+def _false_win(p: Mapping[str, Any], w: Words) -> str:
+    return w.translate(_FALSE_WIN) % {
+        "payer": w.seat(p["payer"]), "tile": w.tile(p["tile"]),
+        "why": w.not_a_win(p["why"]), "payee": _payee(p, w), "penalty": p["penalty"],
         "base": p["base"], "amount": p["amount"]}
 
 
@@ -298,6 +314,7 @@ SENTENCES: dict[str, _Render] = {
     "call_transfer": _call_transfer, "kong_refund": _kong_refund,
     "flower_pig": _flower_pig, "ting_check": _ting_check,
     "price_difference": _price_difference, "tax_refund": _tax_refund,
+    "false_win": _false_win,
 }
 
 

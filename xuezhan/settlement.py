@@ -42,8 +42,11 @@ REASONS: tuple[str, ...] = (
     "win_self_drawn", "win_discard", "win_rob_kong",
     "kong_direct", "kong_added", "kong_concealed",
     "call_transfer", "kong_refund",
-    "flower_pig", "ting_check", "price_difference", "tax_refund",
+    "flower_pig", "ting_check", "price_difference", "tax_refund", "false_win",
 )
+
+#: the payee of a payment into the pot (the club's kitty): no seat receives it
+POT = -1
 
 
 class SettlementError(XuezhanError, ValueError):
@@ -68,6 +71,9 @@ class KongEvent:
     """Direct kongs: who discarded the tile."""
     in_round: frozenset[int]
     """Seats not yet won at that moment (includes the konger)."""
+    fresh: bool = True
+    """An added kong of the tile just drawn (False: a 回头杠 of a tile held from before,
+    which pays nothing under ``added_kong_fresh_only``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +115,21 @@ class WinEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class FalseWin:
+    """A declared win with a hand that does not win (诈胡) under a ``false_win`` penalty:
+    the declarer pays it and plays on (docs/rules.md §7)."""
+
+    index: int
+    seat: int
+    tile: int
+    discarder: int | None
+    """None: declared on the tile the declarer drew."""
+    reason: str
+    """Why it is no win (``Score.reason``)."""
+    in_round: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
 class DrawCheck:
     """One seat not yet won when the wall ran out (流局)."""
 
@@ -135,6 +156,13 @@ class RoundRecord:
     base: int = 1
     complete: bool = True
     """False: the log stopped early — settle what happened, no draw checks, no next dealer."""
+    false_wins: tuple[FalseWin, ...] = ()
+    """The 诈胡 penalties, by event index (``false_win``)."""
+    kong_discards: Mapping[int, int] | None = None
+    """Kong index → the index of the declarer's next discard, which pays the kong under
+    ``kong_payment_timing: after_discard`` (a kong missing here is never paid: its declarer
+    won before discarding). None: the record does not know (a score sheet's), kongs pay
+    at once."""
 
 
 # -- the result ---------------------------------------------------------------------
@@ -156,8 +184,9 @@ class Payment:
     """What explains the payment, as plain JSON data (see :func:`describe`)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"payer": self.payer, "payee": self.payee, "amount": self.amount,
-                "reason": self.reason, "detail": self.detail, "params": dict(self.params)}
+        return {"payer": self.payer, "payee": "pot" if self.payee == POT else self.payee,
+                "amount": self.amount, "reason": self.reason, "detail": self.detail,
+                "params": dict(self.params)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,10 +196,21 @@ class Settlement:
     """Each seat's total; they sum to zero."""
     next_dealer: int | None
     """None when the round is incomplete."""
+    pot_payments: tuple[Payment, ...] = ()
+    """Payments into the pot (payee :data:`POT`): the deltas then sum to minus the pot."""
+
+    @property
+    def pot(self) -> int:
+        """What the round paid into the pot (the club's, never a player's)."""
+        return sum(p.amount for p in self.pot_payments)
 
     def to_json(self) -> dict[str, object]:
-        return {"payments": [p.to_json() for p in self.payments],
-                "deltas": list(self.deltas), "next_dealer": self.next_dealer}
+        out: dict[str, object] = {"payments": [p.to_json() for p in self.payments],
+                                  "deltas": list(self.deltas), "next_dealer": self.next_dealer}
+        if self.pot_payments:  # only with a pot: other rounds keep their shape
+            out["pot"] = self.pot
+            out["pot_payments"] = [p.to_json() for p in self.pot_payments]
+        return out
 
 
 # -- settling -----------------------------------------------------------------------
@@ -186,20 +226,41 @@ def settle(record: RoundRecord, rules: Rules) -> Settlement:
     """
     _check_record(record)
     run = _Run(record, rules)
+    # after_discard (docs/rules.md §5): a kong's money waits for its declarer's discard
+    released = record.kong_discards if rules.kong_payment_timing == "after_discard" else None
+    waiting: list[tuple[int, KongEvent]] = []
+    false_wins = list(record.false_wins)
     for event in record.events:
+        while waiting and waiting[0][0] < event.index:
+            run.kong(waiting.pop(0)[1])
+        while false_wins and false_wins[0].index < event.index:
+            run.false_win(false_wins.pop(0))
         if isinstance(event, KongEvent):
-            run.kong(event)
+            if released is None:
+                run.kong(event)
+            else:
+                run.kongs[event.index] = event
+                run.held[event.index] = []
+                if event.index in released:
+                    waiting.append((released[event.index], event))
+                    waiting.sort(key=lambda pair: pair[0])
         else:
             run.win(event)
+    for _, kong in waiting:
+        run.kong(kong)
+    for false_win in false_wins:
+        run.false_win(false_win)
     if record.drawn and record.complete:
         run.draw_checks()
     deltas = [0, 0, 0, 0]
     for p in run.payments:
         deltas[p.payer] -= p.amount
         deltas[p.payee] += p.amount
+    for p in run.pot_payments:
+        deltas[p.payer] -= p.amount
     return Settlement(payments=tuple(run.payments),
                       deltas=(deltas[0], deltas[1], deltas[2], deltas[3]),
-                      next_dealer=next_dealer(record))
+                      next_dealer=next_dealer(record), pot_payments=tuple(run.pot_payments))
 
 
 def next_dealer(record: RoundRecord) -> int | None:
@@ -228,6 +289,7 @@ class _Run:
     record: RoundRecord
     rules: Rules
     payments: list[Payment] = field(default_factory=list)
+    pot_payments: list[Payment] = field(default_factory=list)
     held: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
     kongs: dict[int, KongEvent] = field(default_factory=dict)
     #: 杠上炮 transfers already worked out for a group of wins: group → (amount each winner
@@ -242,13 +304,30 @@ class _Run:
             event: int | None) -> None:
         if amount > 0 and payer != payee:
             params["amount"] = amount
-            self.payments.append(Payment(payer, payee, amount, reason,
-                                         describe(reason, params), event, params))
+            payment = Payment(payer, payee, amount, reason, describe(reason, params), event,
+                              params)
+            (self.pot_payments if payee == POT else self.payments).append(payment)
+
+    def false_win(self, f: FalseWin) -> None:
+        """诈胡: the declarer pays the penalty to each other player still in the round, or
+        once into the pot (docs/rules.md §7 ``false_win``)."""
+        rule = self.rules.false_win
+        if not isinstance(rule, dict):
+            return
+        penalty = self.rules.false_win_penalty
+        payees = [POT] if rule["to"] == "pot" else sorted(f.in_round - {f.seat})
+        for payee in payees:
+            self.pay(f.seat, payee, penalty * self.base, "false_win",
+                     {"payer": f.seat, "payee": "pot" if payee == POT else payee,
+                      "tile": _tile(f.tile), "discarder": f.discarder, "why": f.reason,
+                      "penalty": penalty, "base": self.base}, f.index)
 
     # kongs ----------------------------------------------------------------------
 
     def kong(self, k: KongEvent) -> None:
         units = self.rules.kong_payments.get(k.kind, 0)
+        if k.kind == "added" and not k.fresh and self.rules.added_kong_fresh_only:
+            units = 0  # 回头杠: an added kong of a tile held from before pays nothing
         unit = units * self.base
         if k.kind == "direct":
             payers: list[int] = [k.discarder] if k.discarder is not None else []
@@ -390,13 +469,15 @@ class _Run:
         rules = self.rules
         if rules.flower_pig_payees == "all_non_pigs":
             payees = [s for s in SEATS if s not in pigs]
+        elif rules.flower_pig_payees == "pot":
+            payees = [POT]  # choice (docs/rules.md §8): each pig pays the penalty once
         else:
             payees = [c.seat for c in checks if c.seat not in pigs]
         for pig in sorted(pigs):
             for payee in payees:
                 self.pay(pig, payee, rules.pig_penalty * self.base, "flower_pig",
-                         {"pig": pig, "payee": payee, "penalty": rules.pig_penalty,
-                          "base": self.base}, None)
+                         {"pig": pig, "payee": "pot" if payee == POT else payee,
+                          "penalty": rules.pig_penalty, "base": self.base}, None)
 
     def _ting_check(self, unready: list[int], pigs: set[int],
                     ready: dict[int, dict[str, Any]]) -> None:
@@ -473,7 +554,8 @@ def describe(reason: str, params: Mapping[str, Any],
                         ``transferred`` (the kongs whose income it is, a list).
     kong_refund         ``konger``, ``kong_payer`` (who gets the money back), ``winner``,
                         ``tile`` (the won discard), ``kong``.
-    flower_pig          ``pig``, ``payee``, ``penalty`` (points, base 1), ``base``.
+    flower_pig          ``pig``, ``payee`` (a seat, or ``"pot"``), ``penalty`` (points,
+                        base 1), ``base``.
     ting_check          ``payer`` (not ready), ``payee`` (ready), ``value`` (points, base 1),
                         ``mode``: ``max`` | ``max_no_kong_fan`` | ``flat``; ``fan`` and
                         ``wait`` (the tile that gives it; null when not known) — both null
@@ -482,6 +564,9 @@ def describe(reason: str, params: Mapping[str, Any],
                         (points, base 1), ``base``.
     tax_refund          ``konger`` (not ready), ``kong_payer`` (who gets the money back),
                         ``kong``.
+    false_win           ``payer`` (who declared it), ``payee`` (a seat, or ``"pot"``),
+                        ``tile``, ``discarder`` (null: on the tile drawn), ``why`` (the
+                        score's reason), ``penalty`` (points, base 1), ``base``.
     ==================  ======================================================================
 
     A win's ``score`` is :meth:`xuezhan.fan.Score.parts`: ``patterns`` [{name, fan}],
@@ -531,6 +616,9 @@ def _check_record(record: RoundRecord) -> None:
             if e.after_kong is not None and e.after_kong.discarder is not None:
                 seats.append(e.after_kong.discarder)
     seats.extend(c.seat for c in record.checks)
+    for f in record.false_wins:
+        seats.append(f.seat)
+        seats.extend(f.in_round)
     if set(map(type, seats)) == {int} and min(seats) >= 0 and max(seats) <= 3:
         return  # every seat a plain int of 0-3: the usual record, checked without a loop
     bad = [s for s in seats if isinstance(s, bool) or not isinstance(s, int) or s not in SEATS]

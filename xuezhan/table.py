@@ -22,7 +22,7 @@ from xuezhan.errors import IllegalActionError
 from xuezhan.fan import Score, WinContext, best_wait, score_win, ting_value
 from xuezhan.hand import KongKind, Meld, MeldKind, SuitKeys, holds_suits
 from xuezhan.rules import Rules
-from xuezhan.settlement import DrawCheck, KongEvent, RoundRecord, WinEvent
+from xuezhan.settlement import DrawCheck, FalseWin, KongEvent, RoundRecord, WinEvent
 from xuezhan.tiles import COPIES, NUM_KINDS, TILES, Tile, counts_of, format_tiles
 
 LIVE_WALL = 55  # 108 tiles less 13 × 4 + 1 dealt
@@ -159,6 +159,14 @@ class Table:
         self.pending_kong: tuple[int, Tile, int] | None = None
         self.replacement_of: KongEvent | None = None
         self.kong_before_discard: KongEvent | None = None
+        #: kongs whose declarer has not discarded since (kong_payment_timing), and the
+        #: discard that released each one: kong index → discard index
+        self.unreleased: list[KongEvent] = []
+        self.kong_discards: dict[int, int] = {}
+        #: 诈胡 declared under a false_win penalty
+        self.false_wins: list[FalseWin] = []
+        #: the pending added kong's tile is the one just drawn (added_kong_fresh_only)
+        self.added_fresh = True
         #: the seat that has just claimed a peng and not yet discarded
         self.after_peng: int | None = None
         self.passed: list[int | None] = [None] * 4
@@ -190,6 +198,11 @@ class Table:
     def forget_keys(self, seat: int) -> None:
         """The seat's counts moved without its keys: they are built again when asked for."""
         self._keys[seat] = None
+
+    @property
+    def peng_last_discard(self) -> bool:
+        """A discard made with the wall empty may be punged (``last_discard_claims: peng``)."""
+        return self.rules.last_discard_claims == "peng"
 
     @property
     def over(self) -> bool:
@@ -257,7 +270,20 @@ class Table:
         drawn = self.over and len(not_won) >= 2
         checks = tuple(self._draw_check(s) for s in not_won) if drawn else ()
         return RoundRecord(dealer=self.dealer, events=tuple(self.record), drawn=drawn,
-                           checks=checks, base=self.base, complete=self.over)
+                           checks=checks, base=self.base, complete=self.over,
+                           kong_discards=dict(self.kong_discards),
+                           false_wins=tuple(self.false_wins))
+
+    def release_kongs(self, seat: int, index: int) -> None:
+        """``seat`` discards at event ``index``: its kongs since its last discard are paid
+        there under ``kong_payment_timing: after_discard``."""
+        waiting = []
+        for kong in self.unreleased:
+            if kong.seat == seat:
+                self.kong_discards[kong.index] = index
+            else:  # a declarer who won on its replacement tile: never released
+                waiting.append(kong)
+        self.unreleased = waiting
 
     def waits_of(self, seat: int) -> frozenset[Tile]:
         """The shape waits of a seat's concealed hand (cached until the hand changes)."""
@@ -322,6 +348,9 @@ class Table:
         new.passed = list(self.passed)
         new.draws = list(self.draws)
         new.record = list(self.record)
+        new.unreleased = list(self.unreleased)
+        new.kong_discards = dict(self.kong_discards)
+        new.false_wins = list(self.false_wins)
         new.scores = dict(self.scores)
         new.deal_problems = list(self.deal_problems)
         new._waits = list(self._waits)
@@ -442,12 +471,13 @@ class Table:
         if seat != origin and seat not in self.claim_winners:
             if self._may_win_on(seat, tile, rob, seat in bound):
                 out.append(Hu(seat, tile, origin))
-            if not (rob or self.claim_winners or bound or self.wall_left == 0
+            empty = self.wall_left == 0
+            if not (rob or self.claim_winners or bound or (empty and not self.peng_last_discard)
                     or (self.rules.no_claim_void and tile // 9 == self.voids[seat])):
                 held = self.hands[seat][tile]
                 if held >= 2:
                     out.append(Peng(seat, origin, tile))
-                if held >= 3:
+                if held >= 3 and not empty:  # no replacement tile is left for a kong
                     out.append(Gang(seat, KongKind.DIRECT, tile, origin))
             if out and seat not in bound:
                 out.append(Pass(seat))
@@ -685,6 +715,8 @@ class Table:
             problems.append(Problem("void_first", f"seat {seat} discards {d.tile} while still "
                                     f"holding {'mps'[void]} tiles", seat))
         self.discards[seat].append(d.tile)
+        if self.unreleased:
+            self.release_kongs(seat, self.event_index)
         self.after_peng = None
         self.kong_before_discard = self.replacement_of if seat == self.current else None
         self.replacement_of = None
@@ -709,7 +741,7 @@ class Table:
             problems.append(Problem("claim_on_won_discard", f"seat {seat} claims {what} on "
                                     f"{tile}, which was already won", seat))
             return False
-        if self.wall_left == 0:
+        if self.wall_left == 0 and not (what == "peng" and self.peng_last_discard):
             problems.append(Problem("claim_after_wall_empty", f"seat {seat} claims {what} on "
                                     "the last discard; it can only be won", seat))
         if self.rules.no_claim_void and tile // 9 == self.voids[seat]:
@@ -788,6 +820,8 @@ class Table:
             melds[peng] = Meld(MeldKind.JIA, tile, melds[peng].source)
         self._need(seat, tile, 1, "adds", problems)
         self.claimed_or_won = True
+        # a 回头杠 adds a tile held from before (added_kong_fresh_only pays it nothing)
+        self.added_fresh = self.last_draw == tile
         self.pending_kong = (seat, tile, self.event_index)
         self.claim_winners = []
         self.current, self.expect, self.last_draw = seat, ROB, None
@@ -799,16 +833,20 @@ class Table:
                                     f"{hand[tile]} of it", seat))
         self._take(seat, tile, min(hand[tile], n))
 
-    def _record_kong(self, kind: KongKind, seat: int, tile: Tile, discarder: int | None) -> None:
+    def _record_kong(self, kind: KongKind, seat: int, tile: Tile, discarder: int | None,
+                     fresh: bool = True) -> None:
         kong = KongEvent(index=self.event_index, seat=seat, kind=kind, tile=tile,
-                         discarder=discarder, in_round=frozenset(self.live_seats()))
+                         discarder=discarder, in_round=frozenset(self.live_seats()),
+                         fresh=fresh)
         self.record.append(kong)
+        self.unreleased.append(kong)
         self.replacement_of = kong
 
     # -- wins ------------------------------------------------------------------------
 
     def _hu(self, h: Hu, problems: list[Problem]) -> None:
         seat = h.actor
+        start = len(problems)
         if h.target is None:
             ctx = self._self_draw_ctx(seat)
             self._check_self_draw(h, problems)
@@ -823,6 +861,9 @@ class Table:
             problems.append(Problem("tile_not_in_hand", f"seat {seat} wins on {h.tile} but "
                                     "does not hold it", seat))
         score = self.win_score(seat, h.tile, ctx, in_hand=in_hand)
+        if not score.winning and len(problems) == start and self.rules.false_win != "violation":
+            self._false_win(h, score)
+            return
         valid = self._check_score(seat, score, problems)
         if h.target is not None and valid:
             self._check_passed(seat, score, problems)
@@ -857,6 +898,15 @@ class Table:
         if h.target is None:
             self.must_win = None
             self._after_turn(seat)
+
+    def _false_win(self, h: Hu, score: Score) -> None:
+        """诈胡 under a ``false_win`` penalty (docs/rules.md §7): recorded for the settlement,
+        and nothing else changes — the declarer keeps its tiles (a drawn tile stays in its
+        hand, a discard stays the discarder's and its window open) and plays on."""
+        self.false_wins.append(FalseWin(
+            index=self.event_index, seat=h.actor, tile=h.tile, discarder=h.target,
+            reason=score.reason or "not_a_winning_hand",
+            in_round=frozenset(self.live_seats())))
 
     def _check_self_draw(self, h: Hu, problems: list[Problem]) -> None:
         seat = h.actor
@@ -945,7 +995,7 @@ class Table:
                 self._after_turn(self._furthest(konger, self.claim_winners))
             else:
                 saved, self.event_index = self.event_index, index
-                self._record_kong(KongKind.ADDED, konger, tile, None)
+                self._record_kong(KongKind.ADDED, konger, tile, None, self.added_fresh)
                 self.event_index = saved
                 self.current, self.expect = konger, REPLACEMENT
         self.claim_winners = []

@@ -332,6 +332,30 @@ class Ledger:
     transfers: list[LedgerTransfer]
     point_value: Decimal | None
     exact: bool  # the transfers are the proven minimum (not the greedy bound)
+    #: what the rounds paid into the pot (the club's kitty: docs/rules.md §5), owed to
+    #: the club and never to a player; its transfers name :data:`POT_PARTY`
+    pot: int = 0
+
+
+#: the payee id of a transfer into the pot: no player has it (player ids start at 1)
+POT_PARTY = 0
+
+
+def _transfers(outstanding: dict[int, int], handles: dict[int, str],
+               money: Callable[[int], ledger.Money | None]) -> tuple[list[LedgerTransfer], int]:
+    """The fewest transfers that settle the balances, and the pot: balances that sum to
+    minus the pot (penalties paid into it) settle with the pot as one more party."""
+    pot = -sum(outstanding.values())
+    if pot:
+        outstanding = {**outstanding, POT_PARTY: pot}
+        handles = {**handles, POT_PARTY: str(_("the club's pot"))}
+    transfers = [
+        LedgerTransfer(
+            t.payer, handles[t.payer], t.payee, handles[t.payee], t.points, money(t.points)
+        )
+        for t in ledger.fewest_transfers(outstanding)
+    ]
+    return transfers, pot
 
 
 def club_ledger(
@@ -391,14 +415,10 @@ def club_ledger(
     for b in balances:
         b.money = money(b.points)
     outstanding = {b.player: b.points for b in balances}
-    transfers = [
-        LedgerTransfer(
-            t.payer, handles[t.payer], t.payee, handles[t.payee], t.points, money(t.points)
-        )
-        for t in ledger.fewest_transfers(outstanding)
-    ]
-    nonzero = sum(1 for v in outstanding.values() if v)
-    return Ledger(balances, transfers, point_value, exact=nonzero <= ledger.EXACT_LIMIT)
+    transfers, pot = _transfers(outstanding, handles, money)
+    nonzero = sum(1 for v in outstanding.values() if v) + bool(pot)
+    return Ledger(balances, transfers, point_value, exact=nonzero <= ledger.EXACT_LIMIT,
+                  pot=pot)
 
 
 def accepted(match: Match) -> MatchAcceptance | None:
@@ -541,11 +561,7 @@ def match_set_ledger(
     for b in balances:
         b.money = money(b.points)
     outstanding = {b.player: b.points for b in balances}
-    transfers = [
-        LedgerTransfer(
-            t.payer, handles[t.payer], t.payee, handles[t.payee], t.points, money(t.points)
-        )
-        for t in ledger.fewest_transfers(outstanding)
-    ]
-    nonzero = sum(1 for v in outstanding.values() if v)
-    return Ledger(balances, transfers, point_value, exact=nonzero <= ledger.EXACT_LIMIT)
+    transfers, pot = _transfers(outstanding, handles, money)
+    nonzero = sum(1 for v in outstanding.values() if v) + bool(pot)
+    return Ledger(balances, transfers, point_value, exact=nonzero <= ledger.EXACT_LIMIT,
+                  pot=pot)

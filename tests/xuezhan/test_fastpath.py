@@ -27,6 +27,11 @@ VARIANTS: tuple[dict[str, Any] | str, ...] = (
     "chengdu", "online", {"kong_draw": "back"}, {"last_four": "must_win_all"},
     {"last_four": "off", "passed_win": "strict"}, {"void_first": True, "exchange": "off"},
     {"passed_win": "off", "no_claim_void": True}, {"kong_after_peng": True, "kong_draw": "back"},
+    {"last_discard_claims": "peng", "kong_payment_timing": "after_discard"},
+    {"added_kong_fresh_only": True, "kong_after_peng": True},
+    {"add_ons": {"yi_tiao_long": 1, "jia_xin_wu": 1},
+     "exclusions": [["qi_dui", "gang_shang_hua"], ["ping_hu", "gen"]]},
+    {"false_win": {"penalty": "cap", "to": "pot"}, "max_fan": 4, "flower_pig_payees": "pot"},
 )
 
 

@@ -3,6 +3,7 @@ every payment is a real transfer, and settling is a pure function of record and 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -11,8 +12,10 @@ from hypothesis import strategies as st
 
 from xuezhan.rules import Rules
 from xuezhan.settlement import (
+    POT,
     REASONS,
     DrawCheck,
+    FalseWin,
     KongEvent,
     RoundRecord,
     WinEvent,
@@ -49,7 +52,7 @@ def round_records(draw: st.DrawFn) -> RoundRecord:
         others = sorted(in_round - {seat})
         return KongEvent(index=next_index(), seat=seat, kind=kind, tile=tile(),
                          discarder=draw(st.sampled_from(others)) if kind == "direct" else None,
-                         in_round=frozenset(in_round))
+                         in_round=frozenset(in_round), fresh=draw(st.booleans()))
 
     def a_win(seat: int, discarder: int | None, group: int, before: frozenset[int],
               **extra: Any) -> WinEvent:
@@ -96,9 +99,24 @@ def round_records(draw: st.DrawFn) -> RoundRecord:
             no_kong = None if ready is None else draw(st.integers(0, ready))
             checks.append(DrawCheck(seat=seat, flower_pig=pig, ready_fan=ready,
                                     ready_fan_no_kong=no_kong))
+    # kong_payment_timing: after_discard — a kong is released by its declarer's discard
+    # (right after it), unless the declarer won first (here: by chance)
+    released = {e.index: e.index for e in events
+                if isinstance(e, KongEvent) and draw(st.booleans())}
+    # 诈胡 under a false_win penalty: by a seat still in the round at some point
+    false_wins = tuple(
+        FalseWin(index=i, seat=seat, tile=tile(), discarder=None, reason="not_a_winning_hand",
+                 in_round=frozenset({0, 1, 2, 3}) - {e.seat for e in events
+                                                     if isinstance(e, WinEvent) and e.index < i})
+        for i, seat in sorted(draw(st.lists(st.tuples(st.integers(0, index + 1),
+                                                      st.integers(0, 3)), max_size=2))))
+    used = {e.index for e in events}
+    false_wins = tuple(f for f in false_wins if f.seat in f.in_round and f.index not in used)
     return RoundRecord(dealer=draw(st.integers(0, 3)), events=tuple(events), drawn=drawn,
+                       false_wins=false_wins,
                        checks=tuple(checks), base=draw(st.integers(1, 5)),
-                       complete=draw(st.sampled_from([True, True, True, False])))
+                       complete=draw(st.sampled_from([True, True, True, False])),
+                       kong_discards=draw(st.sampled_from([released, None])))
 
 
 @st.composite
@@ -115,12 +133,17 @@ def rulesets(draw: st.DrawFn) -> Rules:
         "kong_then_discard_won": draw(st.sampled_from(
             ["keep", "transfer_last", "transfer_all", "refund"])),
         "dian_gang_hua": draw(st.sampled_from(["self_draw", "discard"])),
-        "flower_pig_payees": draw(st.sampled_from(["all_non_pigs", "non_pigs_in_round"])),
+        "flower_pig_payees": draw(st.sampled_from(["all_non_pigs", "non_pigs_in_round",
+                                                   "pot"])),
+        "false_win": draw(st.sampled_from([
+            "violation", {"penalty": 4, "to": "each_other_player"}, {"penalty": 2, "to": "pot"}])),
         "pig_pays_ting_check": draw(st.booleans()),
         "ting_check": draw(st.sampled_from(["max", "max_no_kong_fan", "flat", "off"])),
         "price_difference": draw(st.booleans()),
         "tax_refund": draw(st.booleans()),
         "self_draw_bonus": draw(st.sampled_from(["none", "plus_fan", "plus_base"])),
+        "added_kong_fresh_only": draw(st.booleans()),
+        "kong_payment_timing": draw(st.sampled_from(["immediate", "after_discard"])),
     }
     return Rules.preset(preset).with_options(options)
 
@@ -139,8 +162,14 @@ def test_settlement_balances_and_every_payment_is_a_real_transfer(
         assert p.detail
         deltas[p.payer] -= p.amount
         deltas[p.payee] += p.amount
+    for p in result.pot_payments:  # into the pot: the club's, no seat receives it
+        assert p.amount > 0 and p.payee == POT and p.reason in ("flower_pig", "false_win")
+        deltas[p.payer] -= p.amount
     assert tuple(deltas) == result.deltas
-    assert sum(result.deltas) == 0
+    # without a pot the money balances; with one, the deltas sum to minus the pot
+    assert sum(result.deltas) == -result.pot
+    assert result.pot == 0 or rules.flower_pig_payees == "pot" or (
+        isinstance(rules.false_win, dict) and rules.false_win["to"] == "pot")
     assert result.next_dealer == next_dealer(record)
 
 
@@ -152,6 +181,7 @@ ROLES = {
     "call_transfer": ("konger", "winner"), "kong_refund": ("konger", "kong_payer"),
     "flower_pig": ("pig", "payee"), "ting_check": ("payer", "payee"),
     "price_difference": ("payer", "payee"), "tax_refund": ("konger", "kong_payer"),
+    "false_win": ("payer", "payee"),
 }
 
 
@@ -159,12 +189,13 @@ ROLES = {
 @given(round_records(), rulesets())
 def test_every_payment_sentence_is_rendered_from_its_params_which_name_payer_and_payee(
         record: RoundRecord, rules: Rules) -> None:
-    for p in settle(record, rules).payments:
+    result = settle(record, rules)
+    for p in result.payments + result.pot_payments:
         assert p.detail == describe(p.reason, p.params)
         assert json.loads(json.dumps(p.params)) == p.params
         payer, payee = ROLES[p.reason]
-        assert (p.params[payer], p.params[payee], p.params["amount"]) == (p.payer, p.payee,
-                                                                           p.amount)
+        assert (p.params[payer], p.params[payee], p.params["amount"]) == (
+            p.payer, "pot" if p.payee == POT else p.payee, p.amount)
 
 
 @settings(max_examples=60, deadline=None)
@@ -177,7 +208,7 @@ def test_settling_twice_gives_the_same_result(record: RoundRecord, rules: Rules)
 @given(round_records(), rulesets())
 def test_players_who_won_take_no_part_in_later_events(record: RoundRecord,
                                                       rules: Rules) -> None:
-    by_index = {e.index: e for e in record.events}
+    by_index = {e.index: e for e in (*record.events, *record.false_wins)}
     for p in settle(record, rules).payments:
         if p.event is not None:
             in_round = by_index[p.event].in_round
@@ -201,5 +232,4 @@ def test_base_scales_every_amount(record: RoundRecord, rules: Rules) -> None:
 
 
 def _with_base(record: RoundRecord, base: int) -> RoundRecord:
-    return RoundRecord(dealer=record.dealer, events=record.events, drawn=record.drawn,
-                       checks=record.checks, base=base, complete=record.complete)
+    return dataclasses.replace(record, base=base)

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from xuezhan.actions import Hu
+from xuezhan.actions import Hu, Peng
 from xuezhan.replay import RoundWalk, verify_document
 from xuezhan.rules import PATTERN_NAMES, Rules
 from xuezhan.settlement import KongEvent, RoundRecord, Settlement, WinEvent
@@ -32,6 +32,8 @@ SITUATIONS: dict[str, str] = {
     "add_on:gang_shang_hua": "杠上花 add-on",
     "add_on:gang_shang_pao": "杠上炮 add-on",
     "add_on:qiang_gang": "抢杠 add-on",
+    "add_on:yi_tiao_long": "一条龙 add-on (an extra, off until given a fan)",
+    "add_on:jia_xin_wu": "夹心五 add-on (an extra, off until given a fan)",
     "kong:direct": "直杠 declared (direct kong)",
     "kong:added": "补杠 declared (added kong)",
     "kong:concealed": "暗杠 declared (concealed kong)",
@@ -58,10 +60,20 @@ SITUATIONS: dict[str, str] = {
     "passed_win:passed": "过手胡: a win on a discard passed",
     "passed_win:later_higher": "过手胡: won a discard later for more fan before drawing",
     "dealer:discarder_after_multiple": "next dealer is the discarder of a multiple win",
+    "claim:peng_last_discard": "碰 of a discard with the wall empty (last_discard_claims)",
+    "kong:added_late": "回头杠: an added kong of a tile held from before",
+    "kong:paid_after_discard": "kong money paid at the declarer's discard (after_discard)",
+    "kong:never_paid": "kong money never paid: its declarer won first (after_discard)",
+    "pay:false_win": "诈胡 penalties (false_win)",
+    "pay:pot": "payments into the pot (the club's kitty)",
 }
 
-#: situations counted for information only: they need a rare choice of the bots
-INFORMATIONAL: tuple[str, ...] = ("passed_win:later_higher",)
+#: situations counted for information only: they need a rare choice of the bots, or an
+#: option that neither preset sets
+INFORMATIONAL: tuple[str, ...] = ("passed_win:later_higher", "claim:peng_last_discard",
+                                  "add_on:yi_tiao_long", "add_on:jia_xin_wu",
+                                  "kong:added_late", "kong:paid_after_discard",
+                                  "kong:never_paid", "pay:false_win", "pay:pot")
 #: the situations that must each occur in a coverage run (natural or steered)
 REQUIRED: tuple[str, ...] = tuple(k for k in SITUATIONS if k not in INFORMATIONAL)
 
@@ -82,6 +94,8 @@ _ADD_ON_SITUATIONS: dict[str, str] = {
     "gang_shang_hua": "add_on:gang_shang_hua",
     "gang_shang_pao": "add_on:gang_shang_pao",
     "qiang_gang": "add_on:qiang_gang",
+    "yi_tiao_long": "add_on:yi_tiao_long",
+    "jia_xin_wu": "add_on:jia_xin_wu",
 }
 
 
@@ -129,7 +143,10 @@ def round_situations(round_doc: dict[str, Any], record: RoundRecord, settlement:
     """The situations of one round, given what its replay recorded and how it settled
     (the simulator asks this of a scenario's round before it keeps the round)."""
     counts: Counter[str] = Counter()
-    _count_round(counts, record, settlement.payments, settlement.next_dealer)
+    _count_round(counts, record, (*settlement.payments, *settlement.pot_payments),
+                 settlement.next_dealer)
+    counts["pay:pot"] += len(settlement.pot_payments)
+    _count_kong_options(counts, record, rules)
     _count_replay(counts, round_doc, rules, base)
     return counts
 
@@ -168,6 +185,21 @@ def _count_round(counts: Counter[str], record: RoundRecord, payments: Sequence[A
             counts["win:dian_gang_hua"] += 1
 
 
+def _count_kong_options(counts: Counter[str], record: RoundRecord, rules: Rules) -> None:
+    """回头杠, and kong money that waited for a discard (docs/rules.md §7)."""
+    released = record.kong_discards
+    for k in record.events:
+        if not isinstance(k, KongEvent):
+            continue
+        if k.kind == "added" and not k.fresh:
+            counts["kong:added_late"] += 1
+        if rules.kong_payment_timing == "after_discard" and released is not None:
+            if k.index in released:
+                counts["kong:paid_after_discard"] += 1
+            elif record.complete:
+                counts["kong:never_paid"] += 1
+
+
 def _count_replay(counts: Counter[str], round_doc: dict[str, Any], rules: Rules,
                   base: int) -> None:
     """过手胡 and last-four wins, from the table's state before and after each step; the
@@ -176,6 +208,8 @@ def _count_replay(counts: Counter[str], round_doc: dict[str, Any], rules: Rules,
     table = walk.table
     before, must, in_last_four = list(table.passed), table.must_win, table.last_four
     for _index, action, _problems, _table in walk:
+        if isinstance(action, Peng) and table.wall_left == 0:
+            counts["claim:peng_last_discard"] += 1
         for seat in range(4):
             after, prior = table.passed[seat], before[seat]
             if after is not None and (prior is None or after > prior):

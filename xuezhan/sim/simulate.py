@@ -183,6 +183,10 @@ def _play(rng: random.Random, rules: Rules, dealer: int, bots: Sequence[Bot],
     return round_doc, settlement, table
 
 
+#: the chance, per turn on a drawn tile, of a 诈胡 under a false_win penalty
+FALSE_WIN_RATE = 0.01
+
+
 class _Round:
     """Drives one table to its end, asking each seat's bot at each decision among the
     table's legal actions (the table says who draws, what may be claimed, who must win)."""
@@ -209,6 +213,7 @@ class _Round:
             if expect is Expect.DRAW or expect is Expect.REPLACEMENT:
                 self._draw(table.current)
             elif expect is Expect.DISCARD:
+                self._maybe_false_win(table.current)
                 self.push(self.bots[table.current].turn(table))
             else:
                 self._window()
@@ -217,6 +222,18 @@ class _Round:
         table = self.table
         give = tuple(bot.choose_exchange(table.hands[bot.seat]) for bot in self.bots)
         self.push(Exchange(die, give, table.exchange_received(die, give)))
+
+    def _maybe_false_win(self, seat: int) -> None:
+        """Under a ``false_win`` penalty a player now and then declares a win on the tile it
+        drew with a hand that does not win (诈胡): it pays, and plays on."""
+        table = self.table
+        tile = table.last_draw
+        if (table.rules.false_win == "violation" or tile is None or table.must_win == seat
+                or self.bots[seat].rng.random() >= FALSE_WIN_RATE):
+            return
+        declared = Hu(seat, tile)
+        if not table.score_of(declared).winning:
+            self.push(declared)
 
     def _draw(self, seat: int) -> None:
         self.push(next(a for a in self.table.legal_actions(seat) if isinstance(a, Draw)))

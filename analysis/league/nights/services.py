@@ -211,6 +211,8 @@ def close_night(night: Night, *, by: User | None, mark_all_paid: bool = False) -
             players = {p.pk: p for p in Player.objects.filter(
                 pk__in={t.payer for t in book.transfers} | {t.payee for t in book.transfers})}
             for t in book.transfers:
+                if selectors.POT_PARTY in (t.payer, t.payee):
+                    continue  # owed to the club's pot, paid outside the books' settle-ups
                 mark_paid(night, payer=players[t.payer], payee=players[t.payee],
                           points=t.points, by=by)
         if night.status != Night.Status.CLOSED:

@@ -141,3 +141,23 @@ def test_money_is_rounded_half_to_even_once_with_the_rounding_kept() -> None:
     assert to_money(1, Decimal("0.125")).rounded == Decimal("0.12")
     assert to_money(-40, Decimal("0.5")).rounded == Decimal("-20.00")
     assert to_money(-40, Decimal("0.5")).rounding == 0
+
+
+def test_balances_that_paid_into_the_pot_settle_with_the_clubs_pot_as_its_own_line() -> None:
+    from analysis.league.selectors import POT_PARTY, _transfers
+
+    # two penalties of 8 went into the pot: the players' balances sum to −8
+    transfers, pot = _transfers({1: 5, 2: -9, 3: -4}, {1: "ann", 2: "bo", 3: "cy"},
+                                lambda points: None)
+    assert pot == 8
+    to_pot = [t for t in transfers if t.payee == POT_PARTY]
+    assert sum(t.points for t in to_pot) == 8
+    assert all(t.payer != POT_PARTY for t in transfers)  # the pot never pays a player
+    assert {t.payee_handle for t in to_pot} == {"the club's pot"}
+    net = {1: 5, 2: -9, 3: -4}
+    for t in transfers:
+        if t.payer in net:
+            net[t.payer] += t.points
+        if t.payee in net:
+            net[t.payee] -= t.points
+    assert set(net.values()) == {0}

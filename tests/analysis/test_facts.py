@@ -1,0 +1,28 @@
+"""The net decomposition of analysis/facts.py under the pot and false-win house rules."""
+
+from __future__ import annotations
+
+from analysis.facts import round_facts
+from xuezhan.replay import verify_document
+from xuezhan.sim.simulate import simulate_match
+
+POT_RULES = {"false_win": {"penalty": 4, "to": "pot"}, "flower_pig_payees": "pot"}
+PENALTY_RULES = {"false_win": {"penalty": "cap", "to": "each_other_player"}, "max_fan": 4}
+
+
+def test_the_decomposition_sums_to_the_delta_with_penalties_and_payments_into_the_pot() -> None:
+    seen_pot = seen_penalty = False
+    for rules in (POT_RULES, PENALTY_RULES):
+        for seed in range(3):
+            doc = simulate_match(seed, 4, rules)
+            for round_doc, report in zip(doc["rounds"], verify_document(doc).rounds,
+                                         strict=True):
+                result = report.to_json()
+                seen_pot |= bool(result.get("pot"))
+                seen_penalty |= any(p["reason"] == "false_win" for p in result["payments"])
+                for seat, row in enumerate(round_facts(result, None, round_doc["dealer"])):
+                    parts = (row["win_received"] - row["win_paid"] + row["kong_net"]
+                             + row["ting_net"] + row["pig_net"])
+                    assert parts == result["deltas"][seat]
+                assert sum(result["deltas"]) == -result.get("pot", 0)
+    assert seen_pot and seen_penalty
