@@ -142,15 +142,20 @@ def _give_back(*, owner: str, keep: int) -> list[int]:
     return ids
 
 
-def sweep(*, now: datetime | None = None) -> list[int]:
-    """Re-queue matches whose lease ran out, and queued ones whose message seems lost.
+def sweep(*, now: datetime | None = None, queue_empty: bool = False) -> list[int]:
+    """Re-queue matches whose lease ran out, and queued ones whose message seems lost:
+    queued for VERIFY_STUCK_AFTER_SECONDS, or only VERIFY_LOST_AFTER_SECONDS when
+    ``queue_empty`` (the broker's verification queue holds no message, so theirs is gone:
+    Redis restarted empty, or was away when they were stored).
 
     Returns the ids to enqueue again (the caller enqueues them after commit); matches
     claimed VERIFY_MAX_ATTEMPTS times are given up on (``failed``). Rows being verified
     right now are locked and skipped.
     """
     now = now or timezone.now()
-    lost = now - timedelta(seconds=settings.VERIFY_STUCK_AFTER_SECONDS)
+    stuck = settings.VERIFY_STUCK_AFTER_SECONDS
+    wait = min(settings.VERIFY_LOST_AFTER_SECONDS, stuck) if queue_empty else stuck
+    lost = now - timedelta(seconds=wait)
     limit = settings.VERIFY_MAX_ATTEMPTS
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(_stuck_sql(), [lost, now, lost])

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from analysis import leases, services
+from analysis import broker, leases, services
 from analysis.metrics import TASK_SECONDS, UPLOAD_TO_VERDICT_SECONDS, VERIFICATIONS
 from records.logs import request_id
 
@@ -19,7 +19,11 @@ log = logging.getLogger(__name__)
 
 
 #: a task that survives its worker (acknowledged after it ran, sent back if its process
-#: died) and retries while the database is away, with backoff
+#: died) and retries, with backoff, while the database is away and after a deadlock or a
+#: serialization failure (Django raises psycopg's DeadlockDetected and SerializationFailure
+#: as its OperationalError; the transaction was rolled back whole, so running it again is
+#: safe). Every task that writes takes it: verifications, reviews, the club's ratings and
+#: nights (analysis.league.tasks).
 DURABLE: dict[str, Any] = {
     "acks_late": True,
     "reject_on_worker_lost": True,
@@ -54,7 +58,7 @@ def _verify(match_id: int, *, owner: str) -> str:
         match_id=match_id, owner=owner, size=settings.VERIFY_BATCH_SIZE
     )
     for other in given_back:  # their messages were spent: each is verified alone now
-        verify_match.delay(other)
+        broker.send(verify_match, other)
     if not batch:
         VERIFICATIONS.labels("skipped").inc()
         log.info("verification skipped", extra={"match": match_id})
@@ -102,12 +106,19 @@ def queue_verification(sender: Any, *, match_id: int, **kwargs: Any) -> None:
 
 
 def sweep_and_requeue() -> int:
-    """Re-queue stuck matches (analysis.leases.sweep, which commits), then send their tasks."""
-    ids = leases.sweep()
-    for match_id in ids:
-        verify_match.delay(match_id)
+    """Re-queue stuck matches (analysis.leases.sweep, which commits), then send their tasks.
+
+    The broker's verification queue is looked at first: empty, a match queued for more
+    than VERIFY_LOST_AFTER_SECONDS has lost its message and is sent again at once; not
+    empty (or unknown), its message may still be waiting, and the longer
+    VERIFY_STUCK_AFTER_SECONDS applies. A message that cannot be sent (the broker is
+    away) leaves its match queued for the next sweep."""
+    depth = broker.queue_depth(broker.verification_queue())
+    ids = leases.sweep(queue_empty=depth == 0)
+    sent = sum(broker.send(verify_match, match_id) for match_id in ids)
     if ids:
-        log.warning("re-queued stuck matches", extra={"matches": ids})
+        log.warning("re-queued stuck matches",
+                    extra={"matches": ids, "sent": sent, "queue_depth": depth})
     return len(ids)
 
 

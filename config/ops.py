@@ -1,5 +1,8 @@
 """Operations endpoints: /healthz (the process answers), /readyz (it can serve: database,
-migrations, broker; and when a worker last beat), /metrics (Prometheus text format).
+migrations, cache, broker; and when a worker last beat), /metrics (Prometheus text format).
+
+/readyz answers 503 when a check fails, ``down`` naming the dependencies that are away;
+it never fails itself because one is (docs/deploy.md, "When a dependency fails").
 
 Cheap and unauthenticated: no query touches more than one row, and nothing is written.
 """
@@ -45,9 +48,19 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 @never_cache
 def readyz(request: HttpRequest) -> HttpResponse:
-    checks = {"database": _database(), "migrations": _migrations(), "broker": _broker()}
+    checks = {
+        "database": _database(),
+        "migrations": _migrations(),
+        "cache": _cache(),
+        "broker": _broker(),
+    }
     ready = all(check["ok"] for check in checks.values())
-    body = {"status": "ready" if ready else "not ready", "checks": checks, "worker": _worker()}
+    body = {
+        "status": "ready" if ready else "not ready",
+        "down": [name for name, check in checks.items() if not check["ok"]],
+        "checks": checks,
+        "worker": _worker(),
+    }
     return JsonResponse(body, status=200 if ready else 503)
 
 
@@ -74,6 +87,18 @@ def _migrations() -> dict[str, Any]:
     return {"ok": True}
 
 
+def _cache() -> dict[str, Any]:
+    """The shared cache answers (the upload counts, the worker's heartbeat); a cache in
+    the process (no CACHE_URL) always does."""
+    if not settings.CACHE_URL:
+        return {"ok": True, "mode": "local"}
+    try:
+        cache.get(HEARTBEAT_KEY)
+        return {"ok": True}
+    except Exception as exc:
+        return {"ok": False, "error": type(exc).__name__}
+
+
 def _broker() -> dict[str, Any]:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return {"ok": True, "mode": "eager"}  # tasks run in the web process: no broker
@@ -88,7 +113,10 @@ def _broker() -> dict[str, Any]:
 def _worker() -> dict[str, Any]:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return {"ok": True, "mode": "eager"}
-    beat = cache.get(HEARTBEAT_KEY)
+    try:
+        beat = cache.get(HEARTBEAT_KEY)
+    except Exception as exc:  # the cache is away: the beat is unknown (``cache`` says why)
+        return {"ok": False, "last_beat": None, "error": type(exc).__name__}
     if not beat:
         return {"ok": False, "last_beat": None}
     age = time.time() - float(beat["at"])

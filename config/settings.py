@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -147,6 +148,8 @@ SIMPLE_HISTORY_HISTORY_CHANGE_REASON_USE_TEXT_FIELD = True
 
 MIDDLEWARE = [
     "records.middleware.RequestIdMiddleware",
+    # a dependency that is away (cache, broker, database) is a 503 naming it, never a 500
+    "records.middleware.DependencyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "records.middleware.UploadLimitMiddleware",
@@ -158,7 +161,31 @@ MIDDLEWARE = [
     "records.timezones.TimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
+
+# Content-Security-Policy (django-csp) on every answer: scripts, styles, images, fonts and
+# requests from this site only; no inline script or style (pages embed their data with
+# json_script, a data block the browser never runs; the API docs' Swagger UI is served
+# from this site too); no plugin; never framed; forms post only here
+# (docs/deploy.md, "Content-Security-Policy"). CSP_REPORT_URI: where browsers report
+# violations (none by default).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+        **({"report-uri": [os.environ["CSP_REPORT_URI"]]}
+           if os.environ.get("CSP_REPORT_URI") else {}),
+    },
+}
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -220,12 +247,27 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES
 # Uploads per user (DRF rate syntax, e.g. "600/hour"; "" turns the limit off). Not a
 # defence against a flood (that is the proxy's job), but it stops a runaway app: 429.
 UPLOAD_RATE_LIMIT = os.environ.get("UPLOAD_RATE_LIMIT", "600/hour")
+# When the cache that counts uploads is away: True lets uploads through uncounted (a log
+# line and xuezhan_upload_throttle_unavailable_total say so), False refuses them with 503.
+# Open by default: an outage of seconds should not cost a club its uploads, and the proxy
+# still limits floods (docs/deploy.md, "When a dependency fails").
+UPLOAD_THROTTLE_FAIL_OPEN = envbool("UPLOAD_THROTTLE_FAIL_OPEN", "True")
+# How long a call to Redis (the cache, the upload throttle) may wait to connect or for an
+# answer: a Redis that does not answer then costs a request about this, not minutes.
+REDIS_TIMEOUT_SECONDS = float(envint("REDIS_TIMEOUT_SECONDS", 1))
 
 # The cache holds the upload counts. Per process by default; with several web processes
 # give them a shared one, e.g. CACHE_URL=redis://127.0.0.1:6379/1.
 CACHE_URL = envsecret("CACHE_URL")
 CACHES = {
-    "default": {"BACKEND": "config.cache.KeptClientRedisCache", "LOCATION": CACHE_URL}
+    "default": {
+        "BACKEND": "config.cache.KeptClientRedisCache",
+        "LOCATION": CACHE_URL,
+        "OPTIONS": {
+            "socket_connect_timeout": REDIS_TIMEOUT_SECONDS,
+            "socket_timeout": REDIS_TIMEOUT_SECONDS,
+        },
+    }
     if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
 
@@ -240,6 +282,10 @@ VERIFY_TIME_LIMIT_SECONDS = envint("VERIFY_TIME_LIMIT_SECONDS", 60)
 VERIFY_LEASE_SECONDS = envint("VERIFY_LEASE_SECONDS", 75)
 VERIFY_SWEEP_INTERVAL_SECONDS = envint("VERIFY_SWEEP_INTERVAL_SECONDS", 15)
 VERIFY_STUCK_AFTER_SECONDS = envint("VERIFY_STUCK_AFTER_SECONDS", 300)
+# A queued match whose message is not in the broker at all (the verification queue is
+# empty: Redis restarted empty, or was away when the match was stored) is re-queued after
+# VERIFY_LOST_AFTER_SECONDS instead: all verified within about a minute of Redis's return.
+VERIFY_LOST_AFTER_SECONDS = envint("VERIFY_LOST_AFTER_SECONDS", 30)
 VERIFY_MAX_ATTEMPTS = envint("VERIFY_MAX_ATTEMPTS", 5)
 # A verification task takes up to VERIFY_BATCH_SIZE - 1 more queued matches with its own and
 # writes them all in one transaction (their own messages then find them taken): under load
@@ -392,7 +438,17 @@ CELERY_TASK_IGNORE_RESULT = True  # the state lives in the database, not a resul
 CELERY_WORKER_SEND_TASK_EVENTS = False
 CELERY_TASK_SEND_SENT_EVENT = False
 CELERY_WORKER_DISABLE_RATE_LIMITS = True
-CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# A lost broker connection does not kill the tasks running: Celery would terminate their
+# pool processes, cutting a database transaction in half ("can't change 'autocommit'
+# now"). They finish (commit or roll back) instead; their acknowledgement is lost with the
+# connection, so the broker delivers the message again (visibility timeout), and the
+# second run finds its match verified and skips it (analysis.leases). Safe because every
+# task is safe to run twice (docs/deploy.md, "When a dependency fails").
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+# A new pool process has this long to say it is up: the default 4 s was too short on a
+# loaded machine (Django's setup and the engine's tables in a fresh process), and the
+# worker killed new processes for "Timed out waiting for UP message".
+CELERY_WORKER_PROC_ALIVE_TIMEOUT = float(envint("CELERY_WORKER_PROC_ALIVE_TIMEOUT", 30))
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis redelivers an unacknowledged message after this: above the task time limit and the
 # longest retry delay (60 s), or a live task's message would be delivered a second time.

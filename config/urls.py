@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 import analysis.exports.urls
 import analysis.league.nights.urls
@@ -29,7 +29,9 @@ FEATURES = (
 api: list[URLPattern | URLResolver] = [
     *(path("", include(feature.api_urls)) for feature in FEATURES),
     path("schema/", SpectacularAPIView.as_view(api_version="1"), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    # the split view serves Swagger UI's starting script from a URL (the CSP allows no
+    # inline script)
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
 ]
 pages: list[URLPattern | URLResolver] = [
     path("", include(feature.page_urls)) for feature in FEATURES

@@ -15,6 +15,7 @@ is not counted.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import secrets
 from functools import cache
@@ -25,14 +26,20 @@ from django.conf import settings
 from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 from rest_framework.views import APIView
 
+from records.dependencies import CACHE, DependencyUnavailable
+from records.metrics import UPLOAD_THROTTLE_UNAVAILABLE
+
 _REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+log = logging.getLogger(__name__)
 
 
 @cache
 def _redis(url: str) -> redis.Redis:
     """One client (and connection pool) per process; redis-py opens new connections in a
-    forked child by itself."""
-    return redis.Redis.from_url(url)
+    forked child by itself. Short timeouts: a Redis that does not answer costs an upload
+    about a second (REDIS_TIMEOUT_SECONDS), not the operating system's minutes."""
+    timeout = settings.REDIS_TIMEOUT_SECONDS
+    return redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
 
 
 class UploadThrottle(ScopedRateThrottle):
@@ -46,6 +53,21 @@ class UploadThrottle(ScopedRateThrottle):
         return settings.UPLOAD_RATE_LIMIT or None
 
     def allow_request(self, request: Any, view: Any) -> bool:
+        """Count the upload; when the cache is away, let it through (and say so in the log
+        and ``xuezhan_upload_throttle_unavailable_total``) if UPLOAD_THROTTLE_FAIL_OPEN,
+        else refuse it with 503 (records.middleware)."""
+        try:
+            return self._allow(request, view)
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
+            fail_open = settings.UPLOAD_THROTTLE_FAIL_OPEN
+            UPLOAD_THROTTLE_UNAVAILABLE.labels("allowed" if fail_open else "refused").inc()
+            log.warning("the upload throttle cannot reach the cache: upload %s",
+                        "allowed" if fail_open else "refused", extra={"error": repr(exc)})
+            if fail_open:
+                return True
+            raise DependencyUnavailable(CACHE) from exc
+
+    def _allow(self, request: Any, view: Any) -> bool:
         url = settings.CACHE_URL or ""
         rate = self.get_rate() if getattr(view, self.scope_attr, None) else None
         if not url.startswith(_REDIS_SCHEMES) or rate is None:

@@ -214,7 +214,12 @@ def recompute_ratings(*, club_id: int) -> int:
     from analysis.league import ratings
 
     with transaction.atomic():
-        club = Club.objects.select_for_update().get(pk=club_id)
+        # FOR NO KEY UPDATE: it still makes concurrent recomputations of the club take
+        # turns, but, unlike FOR UPDATE, lets others take FOR KEY SHARE on the club (every
+        # insert of a row that refers to it does). A correction holding its match FOR
+        # UPDATE and writing a row of the club waited on this lock while this waited on
+        # the match (inserting its RatingStep): a deadlock that lost the recomputation
+        club = Club.objects.select_for_update(no_key=True).get(pk=club_id)
         order = list(
             Match.objects.filter(club=club)
             .filter(counted(include_accepted=True))

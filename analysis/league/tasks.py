@@ -16,6 +16,7 @@ from django.core.cache import cache
 
 from analysis.league import services
 from analysis.league.nights import services as nights
+from analysis.tasks import DURABLE
 
 #: how long a queued recomputation stands for the verdicts after it (its key's lifetime):
 #: a lost message delays a club's ratings at most this long, until its next verdict
@@ -26,7 +27,10 @@ def _ratings_key(club_id: int) -> str:
     return f"analysis:ratings-queued:{club_id}"
 
 
-@shared_task(name="analysis.tasks.recompute_ratings", acks_late=True)
+# DURABLE: a deadlock or serialization failure (or the database away) is retried with
+# backoff; a ratings recomputation was once lost to a deadlock with no retry, and the
+# club's ratings stayed stale until its next verdict
+@shared_task(name="analysis.tasks.recompute_ratings", **DURABLE)
 def recompute_ratings(club_id: int) -> int:
     """Rate the club's matches again from scratch (after a match is added or corrected)."""
     cache.delete(_ratings_key(club_id))  # verdicts from now on queue another run
@@ -56,7 +60,7 @@ def rate_after_verdicts(sender: Any, *, club_ids: list[int], **kwargs: Any) -> N
         rate_club_soon(club_id)
 
 
-@shared_task(name="analysis.league.tasks.attach_to_nights", acks_late=True)
+@shared_task(name="analysis.league.tasks.attach_to_nights", **DURABLE)
 def attach_to_nights(match_ids: list[int]) -> int:
     """Put matches with a new verdict into their club's open night (safe to run twice)."""
     return nights.attach_matches(match_ids)

@@ -46,3 +46,19 @@
   mark();
   window.addEventListener("resize", mark);
 })();
+
+// No inline handlers (the Content-Security-Policy allows no inline script): a form with
+// data-confirm asks before it is sent; a link with data-print prints the page.
+(function () {
+  document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.confirm(form.getAttribute("data-confirm"))) event.preventDefault();
+    });
+  });
+  document.querySelectorAll("a[data-print]").forEach(function (link) {
+    link.addEventListener("click", function (event) {
+      event.preventDefault();
+      window.print();
+    });
+  });
+})();

@@ -22,13 +22,14 @@ def test_healthz_answers_without_signing_in(client: Any) -> None:
     assert response.status_code == 200 and response.json() == {"status": "ok"}
 
 
-def test_readyz_checks_the_database_migrations_and_broker(client: Any) -> None:
+def test_readyz_checks_the_database_migrations_cache_and_broker(client: Any) -> None:
     response = client.get("/readyz")
     assert response.status_code == 200, response.content
     checks = response.json()["checks"]
     assert {name: check["ok"] for name, check in checks.items()} == {
-        "database": True, "migrations": True, "broker": True,
+        "database": True, "migrations": True, "cache": True, "broker": True,
     }  # fmt: skip
+    assert response.json()["down"] == []
 
 
 def test_readyz_is_503_when_the_broker_is_away(
