@@ -15,11 +15,10 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from records import selectors, services
@@ -35,7 +34,7 @@ from records.serializers import (
     MembershipRoleSerializer,
     SignInSerializer,
 )
-from records.throttles import SIGN_IN_THROTTLES
+from records.signin import sign_in_wait
 
 ADMIN = Membership.Role.ADMIN
 OWNER = Membership.Role.OWNER
@@ -46,13 +45,11 @@ THROTTLED = OpenApiResponse(DocumentErrorSerializer, "Too many attempts; see Ret
 
 
 class TokenIssue(APIView):
-    """A new API token for a user name and password (throttled per name and per address)."""
+    """A new API token for a user name and password (the sign-in limits of every path:
+    the authentication backend counts the attempt, records/signin.py)."""
 
     authentication_classes: list[Any] = []  # a stale token in the header must not get a 401
     permission_classes = [AllowAny]
-
-    def get_throttles(self) -> list[BaseThrottle]:
-        return [throttle() for throttle in SIGN_IN_THROTTLES]
 
     @extend_schema(
         request=SignInSerializer,
@@ -67,6 +64,9 @@ class TokenIssue(APIView):
             username=form.validated_data["username"],
             password=form.validated_data["password"],
         )
+        wait = sign_in_wait(request._request)
+        if wait is not None:
+            raise Throttled(wait=wait)
         if user is None or not user.is_active:
             raise ValidationError(_("Unable to sign in with this user name and password."))
         issued = services.issue_token(user=user, name=form.validated_data.get("name", ""))
