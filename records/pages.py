@@ -34,8 +34,8 @@ from records.errors import DocumentError, UploadTooLarge
 from records.models import Club, Invitation, Match, Membership
 from records.names import INVISIBLE_MESSAGE, has_unsafe
 from records.permissions import signed_in
-from records.signin import BACKEND, SignUpForm, too_many_attempts
-from records.throttles import sign_up_wait
+from records.signin import BACKEND, OUTAGE_RETRY_SECONDS, Refusal, SignUpForm, refused_page
+from records.throttles import LimitsUnavailable, sign_up_wait
 from records.webhooks import selectors as webhook_selectors
 
 PAGE_SIZE = 50
@@ -56,8 +56,13 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    if request.method == "POST" and (wait := sign_up_wait(request)) is not None:
-        return too_many_attempts(wait, signing_up=True)
+    if request.method == "POST":
+        try:
+            wait = sign_up_wait(request)
+        except LimitsUnavailable:
+            return refused_page(Refusal(503, OUTAGE_RETRY_SECONDS))
+        if wait is not None:
+            return refused_page(Refusal(429, wait), signing_up=True)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()

@@ -6,7 +6,7 @@ limits of ``records.throttles.SignInAttempt`` cannot be sidestepped by a path or
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from records.names import authenticated_name
-from records.throttles import SignInAttempt
+from records.throttles import LimitsUnavailable, SignInAttempt
 
 #: AUTHENTICATION_BACKENDS' first entry; sessions remember it
 BACKEND = "records.signin.ThrottledModelBackend"
@@ -30,7 +30,8 @@ class ThrottledModelBackend(ModelBackend):
 
     The name is normalised as the sign-in form does (NFKC), so the token endpoint accepts
     the same spellings as the page. A refused attempt never reaches the password hasher;
-    it leaves the seconds to wait on the request (``sign_in_wait``) for the view's 429.
+    it leaves its answer on the request (``sign_in_refusal``): 429 over a limit, 503 when
+    the cache holding the counts is down (no attempt goes uncounted).
     Every answer ends the backends' search (PermissionDenied), so Django's ModelBackend,
     listed after this one only so that sessions started before it stay valid, never
     checks a password a second time.
@@ -43,11 +44,12 @@ class ThrottledModelBackend(ModelBackend):
         if username is None or password is None:
             return None
         attempt = SignInAttempt(request, username)
-        wait = attempt.begin()
+        try:
+            wait = attempt.begin()
+        except LimitsUnavailable:
+            _refuse(request, Refusal(503, OUTAGE_RETRY_SECONDS))
         if wait is not None:
-            if request is not None:
-                request.sign_in_wait = wait
-            raise PermissionDenied("too many sign-in attempts")
+            _refuse(request, Refusal(429, wait))
         user = super().authenticate(request, username=authenticated_name(username),
                                     password=password)
         if user is None:
@@ -56,20 +58,39 @@ class ThrottledModelBackend(ModelBackend):
         return user
 
 
-def sign_in_wait(request: Any) -> float | None:
-    """The seconds to wait that the backend left on the request if it refused the attempt."""
-    wait: float | None = getattr(request, "sign_in_wait", None)
-    return wait
+class Refusal(NamedTuple):
+    status: int  # 429 over a limit, 503 the limits cannot be checked
+    wait: float  # seconds, for Retry-After
 
 
-def too_many_attempts(wait: float, *, signing_up: bool = False) -> HttpResponse:
-    """A page's answer over the sign-in or sign-up limits: a 429 with Retry-After."""
-    seconds = math.ceil(wait)
-    text = (_("Too many sign-up attempts. Try again in %(seconds)s seconds.") if signing_up
-            else _("Too many sign-in attempts. Try again in %(seconds)s seconds."))
+#: Retry-After while the cache is down: about a short Redis outage
+OUTAGE_RETRY_SECONDS = 30.0
+
+
+def _refuse(request: Any, refusal: Refusal) -> NoReturn:
+    if request is not None:
+        request.sign_in_refusal = refusal
+    raise PermissionDenied("sign-in refused before the password was checked")
+
+
+def sign_in_refusal(request: Any) -> Refusal | None:
+    """The answer the backend left on the request if it refused the attempt unchecked."""
+    refusal: Refusal | None = getattr(request, "sign_in_refusal", None)
+    return refusal
+
+
+def refused_page(refusal: Refusal, *, signing_up: bool = False) -> HttpResponse:
+    """A page's answer to a refused sign-in or sign-up: 429 or 503, with Retry-After."""
+    seconds = math.ceil(refusal.wait)
+    if refusal.status == 503:
+        text = _("Signing in is unavailable for a moment. Try again in %(seconds)s seconds.")
+    elif signing_up:
+        text = _("Too many sign-up attempts. Try again in %(seconds)s seconds.")
+    else:
+        text = _("Too many sign-in attempts. Try again in %(seconds)s seconds.")
     response = HttpResponse(
         text % {"seconds": seconds},
-        status=429,
+        status=refusal.status,
         content_type="text/plain; charset=utf-8",
     )
     response["Retry-After"] = str(seconds)
@@ -77,12 +98,13 @@ def too_many_attempts(wait: float, *, signing_up: bool = False) -> HttpResponse:
 
 
 class ThrottledLoginView(auth_views.LoginView):
-    """Django's LoginView; an attempt over the sign-in limits is a 429 with Retry-After."""
+    """Django's LoginView; an attempt the backend refused unchecked is a 429 (or a 503)
+    with Retry-After."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         response = super().post(request, *args, **kwargs)
-        wait = sign_in_wait(request)
-        return too_many_attempts(wait) if wait is not None else response
+        refusal = sign_in_refusal(request)
+        return refused_page(refusal) if refusal is not None else response
 
 
 if TYPE_CHECKING:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import os
 import secrets
 import time
@@ -31,6 +32,7 @@ from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from records.names import sign_in_identity
 
 _REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+log = logging.getLogger(__name__)
 
 
 @cache
@@ -85,6 +87,14 @@ class UploadThrottle(ScopedRateThrottle):
         return remaining / available if available > 0 else None
 
 
+class LimitsUnavailable(Exception):
+    """The cache that holds the sign-in counts cannot be reached."""
+
+
+#: what a cache call raises when Redis is down or unreachable
+CACHE_ERRORS = (redis.RedisError, ConnectionError, TimeoutError)
+
+
 class SignInAttempt:
     """One sign-in attempt, counted against the limits (fixed windows in the Django cache).
 
@@ -112,7 +122,18 @@ class SignInAttempt:
         self._failure_keys: list[str] = []
 
     def begin(self) -> float | None:
-        """Count the attempt; the seconds to wait if it is refused, else None."""
+        """Count the attempt; the seconds to wait if it is refused, else None.
+
+        :raises LimitsUnavailable: the cache cannot be reached (nothing is let through
+            uncounted: the sign-in is refused with a 503).
+        """
+        try:
+            return self._count_all()
+        except CACHE_ERRORS as exc:
+            log.warning("sign-in limits unavailable: %s", exc, extra={"event": "signin_cache_down"})
+            raise LimitsUnavailable from exc
+
+    def _count_all(self) -> float | None:
         known = bool(self.address) and shared_cache.get(self._known_key()) is not None
         limits = [("name", self.identity, settings.SIGNIN_RATE_PER_USERNAME, not known)]
         if self.address:
@@ -132,12 +153,16 @@ class SignInAttempt:
         return max(waits) if waits else None
 
     def succeeded(self) -> None:
-        """A right password: it was no failure, and this address is known for this name."""
-        for key in self._failure_keys:
-            with contextlib.suppress(ValueError):  # the window ended meanwhile
-                shared_cache.decr(key)
-        if self.address:
-            shared_cache.set(self._known_key(), 1, settings.SIGNIN_KNOWN_ADDRESS_DAYS * 86400)
+        """A right password: it was no failure, and this address is known for this name.
+        The cache failing now costs only this bookkeeping, not the sign-in."""
+        try:
+            for key in self._failure_keys:
+                with contextlib.suppress(ValueError):  # the window ended meanwhile
+                    shared_cache.decr(key)
+            if self.address:
+                shared_cache.set(self._known_key(), 1, settings.SIGNIN_KNOWN_ADDRESS_DAYS * 86400)
+        except CACHE_ERRORS as exc:
+            log.warning("sign-in limits unavailable: %s", exc, extra={"event": "signin_cache_down"})
 
     def _known_key(self) -> str:
         return "signin-known:" + _digest(f"{self.address}|{self.identity}")
@@ -168,6 +193,10 @@ def _count(scope: str, ident: str, rate: str, now: float) -> tuple[str, bool, fl
 def sign_up_wait(request: Any) -> float | None:
     """Count a sign-up attempt of this address (every one, taken name or not, so that the
     form cannot be used to try names in bulk); the seconds to wait if refused, else None."""
-    counted = _count("signup", BaseThrottle().get_ident(request),
-                     settings.SIGNUP_RATE_PER_ADDRESS, time.time())
+    try:
+        counted = _count("signup", BaseThrottle().get_ident(request),
+                         settings.SIGNUP_RATE_PER_ADDRESS, time.time())
+    except CACHE_ERRORS as exc:
+        log.warning("sign-up limits unavailable: %s", exc, extra={"event": "signin_cache_down"})
+        raise LimitsUnavailable from exc
     return counted[2] if counted is not None and counted[1] else None

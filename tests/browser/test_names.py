@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from records.models import Club
+from tests.browser.conftest import ARTEFACTS
 
 pytestmark = pytest.mark.browser
 
@@ -24,5 +25,6 @@ def test_a_stored_name_with_a_direction_override_is_shown_written_out_and_isolat
     assert heading.inner_text() == "Evil\\u202eeman bulc"
     assert heading.locator("bdi").count() == 1
     assert "\u202e" not in page.content()
-    page.screenshot(path=f"test-results/browser/names-{language}-{width}.png", full_page=False)
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)  # kept for a look, passed or failed
+    page.screenshot(path=str(ARTEFACTS / f"names-{language}-{width}.png"))
     assert not page.errors

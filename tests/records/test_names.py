@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from analysis.league.nights import services as nights
+from analysis.league.services import LeagueError
 from records import services
 from records.models import Club, Player
 from records.names import has_unsafe, sign_in_identity, visible
@@ -86,9 +88,6 @@ def test_the_sign_in_identity_is_nfkc_then_case_folded() -> None:
 
 def test_a_night_name_or_a_new_handle_at_the_door_with_an_unsafe_character_is_refused(
         club: Any, cast: Any, client: Any) -> None:
-    from analysis.league.nights import services as nights
-    from analysis.league.services import LeagueError
-
     with pytest.raises(LeagueError) as refused:
         nights.create_night(club=club, by=cast["adam"], name="Friday\u200b")
     assert refused.value.field == "name"

@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
+import redis
 from django.contrib import admin
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import AnonymousUser
@@ -199,3 +200,21 @@ def test_sign_ups_are_limited_per_address(client: Any, settings: Any) -> None:
     refused = sign_up(client, "wen9", "10.12.0.1")
     assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
     assert sign_up(client, "wen9", "10.12.0.2").status_code == 302
+
+
+# -- the cache that holds the counts is down ------------------------------------------
+
+
+def test_sign_in_and_sign_up_are_a_503_not_a_500_while_the_cache_is_down(
+        mia: Any, client: Any, api_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    def down(*args: Any, **kwargs: Any) -> Any:
+        raise redis.ConnectionError("Connection refused")
+
+    monkeypatch.setattr("records.throttles.shared_cache.add", down)
+    refused = api_client(None).post(TOKEN, {"username": "mia", "password": PASSWORD},
+                                    format="json", REMOTE_ADDR="10.13.0.1")
+    assert refused.status_code == 503 and int(refused["Retry-After"]) > 0
+    assert refused.json()["type"] == "unavailable"
+    page_answer = client.post(LOGIN, {"username": "mia", "password": PASSWORD})
+    assert page_answer.status_code == 503 and int(page_answer["Retry-After"]) > 0
+    assert sign_up(client, "wen").status_code == 503
