@@ -298,12 +298,29 @@ if VERIFY_LEASE_SECONDS <= VERIFY_TIME_LIMIT_SECONDS:
     )
 
 # Accounts. API tokens expire after TOKEN_TTL_SECONDS (30 days); invitations to a club after
-# INVITATION_TTL_SECONDS (7 days). Sign-in attempts (the page and the token endpoint) are
-# limited per user name and per address (DRF rate syntax; "" turns a limit off): 429.
+# INVITATION_TTL_SECONDS (7 days). Sign-in limits: the block below.
 TOKEN_TTL_SECONDS = envint("TOKEN_TTL_SECONDS", 30 * 24 * 3600)
 INVITATION_TTL_SECONDS = envint("INVITATION_TTL_SECONDS", 7 * 24 * 3600)
-SIGNIN_RATE_PER_USERNAME = os.environ.get("SIGNIN_RATE_PER_USERNAME", "10/hour")
+
+# --- sign-in and sign-up limits (harden-auth, issue 27; docs/deploy.md "Sign-in limits") ---
+# Every sign-in path authenticates through records.signin.ThrottledModelBackend, which
+# counts attempts on the name as Django authenticates it (NFKC, case-folded). Rates in DRF
+# syntax ("" turns a limit off), fixed windows, answered with 429 and Retry-After:
+# failures on one name from one address; failures on one name from anywhere, which refuse
+# only addresses that have not signed in to that name in SIGNIN_KNOWN_ADDRESS_DAYS; every
+# attempt from one address; every sign-up attempt from one address.
+# Django's ModelBackend stays second so that sessions begun before keep working.
+AUTHENTICATION_BACKENDS = [
+    "records.signin.ThrottledModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+SIGNIN_RATE_PER_ADDRESS_AND_USERNAME = os.environ.get(
+    "SIGNIN_RATE_PER_ADDRESS_AND_USERNAME", "10/hour")
+SIGNIN_RATE_PER_USERNAME = os.environ.get("SIGNIN_RATE_PER_USERNAME", "30/hour")
 SIGNIN_RATE_PER_ADDRESS = os.environ.get("SIGNIN_RATE_PER_ADDRESS", "60/hour")
+SIGNIN_KNOWN_ADDRESS_DAYS = envint("SIGNIN_KNOWN_ADDRESS_DAYS", 90)
+SIGNUP_RATE_PER_ADDRESS = os.environ.get("SIGNUP_RATE_PER_ADDRESS", "10/hour")
+# --- end of sign-in and sign-up limits ---
 
 # Webhooks (records/webhooks, docs/apps.md). Deliveries go only to public addresses unless
 # WEBHOOK_ALLOW_PRIVATE_ADDRESSES (development, tests); cloud metadata addresses never.

@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 import analysis.exports.urls
@@ -46,6 +47,8 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", records_pages.signup, name="signup"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # the admin signs in through the site's sign-in page: one throttled path (issue 27)
+    path("admin/login/", RedirectView.as_view(pattern_name="login", query_string=True)),
     path("admin/", admin.site.urls),
     path("", include((pages, "pages"))),
 ]

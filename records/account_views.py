@@ -7,19 +7,20 @@ link), and the invited user accepts or declines. Whether a user name exists is n
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.contrib.auth import authenticate
 from django.db.models import QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import APIException, Throttled, ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from records import selectors, services
@@ -35,7 +36,7 @@ from records.serializers import (
     MembershipRoleSerializer,
     SignInSerializer,
 )
-from records.throttles import SIGN_IN_THROTTLES
+from records.signin import sign_in_refusal
 
 ADMIN = Membership.Role.ADMIN
 OWNER = Membership.Role.OWNER
@@ -45,18 +46,35 @@ THROTTLED = OpenApiResponse(DocumentErrorSerializer, "Too many attempts; see Ret
 # -- tokens --------------------------------------------------------------------------
 
 
+class SignInUnavailable(APIException):
+    """The sign-in limits cannot be checked (the cache is down): 503 with Retry-After."""
+
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_detail = gettext_lazy(
+        "Signing in is unavailable for a moment. Try again in %(seconds)s seconds.")
+    default_code = "unavailable"
+
+    def __init__(self, wait: float) -> None:
+        self.wait = wait
+        super().__init__(str(self.default_detail) % {"seconds": math.ceil(wait)})
+
+
 class TokenIssue(APIView):
-    """A new API token for a user name and password (throttled per name and per address)."""
+    """A new API token for a user name and password (the sign-in limits of every path:
+    the authentication backend counts the attempt, records/signin.py)."""
 
     authentication_classes: list[Any] = []  # a stale token in the header must not get a 401
     permission_classes = [AllowAny]
 
-    def get_throttles(self) -> list[BaseThrottle]:
-        return [throttle() for throttle in SIGN_IN_THROTTLES]
-
     @extend_schema(
         request=SignInSerializer,
-        responses={200: IssuedTokenSerializer, 429: THROTTLED},
+        responses={
+            200: IssuedTokenSerializer,
+            400: OpenApiResponse(DocumentErrorSerializer, "Wrong user name or password."),
+            429: THROTTLED,
+            503: OpenApiResponse(DocumentErrorSerializer,
+                                 "The sign-in limits cannot be checked; see Retry-After."),
+        },
         auth=[],
     )
     def post(self, request: Request) -> Response:
@@ -67,6 +85,11 @@ class TokenIssue(APIView):
             username=form.validated_data["username"],
             password=form.validated_data["password"],
         )
+        refusal = sign_in_refusal(request._request)
+        if refusal is not None and refusal.status == 503:
+            raise SignInUnavailable(wait=refusal.wait)
+        if refusal is not None:
+            raise Throttled(wait=refusal.wait)
         if user is None or not user.is_active:
             raise ValidationError(_("Unable to sign in with this user name and password."))
         issued = services.issue_token(user=user, name=form.validated_data.get("name", ""))

@@ -16,8 +16,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
-from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, RequestDataTooBig, ValidationError
 from django.core.paginator import Paginator
@@ -34,7 +32,10 @@ from records import selectors, services, timezones
 from records.access import admin_or_403, member_or_404, require_admin
 from records.errors import DocumentError, UploadTooLarge
 from records.models import Club, Invitation, Match, Membership
+from records.names import INVISIBLE_MESSAGE, has_unsafe
 from records.permissions import signed_in
+from records.signin import BACKEND, OUTAGE_RETRY_SECONDS, Refusal, SignUpForm, refused_page
+from records.throttles import LimitsUnavailable, sign_up_wait
 from records.webhooks import selectors as webhook_selectors
 
 PAGE_SIZE = 50
@@ -55,10 +56,17 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    form: UserCreationForm[User] = UserCreationForm(request.POST or None)
+    if request.method == "POST":
+        try:
+            wait = sign_up_wait(request)
+        except LimitsUnavailable:
+            return refused_page(Refusal(503, OUTAGE_RETRY_SECONDS))
+        if wait is not None:
+            return refused_page(Refusal(429, wait), signing_up=True)
+    form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend=BACKEND)
         messages.success(request, _("Welcome, %(name)s.") % {"name": user.username})
         return redirect("pages:club-list")
     return render(request, "registration/signup.html", {"form": form})
@@ -73,6 +81,8 @@ def club_list(request: HttpRequest) -> HttpResponse:
         name = request.POST.get("name", "").strip()
         if not name or len(name) > Club._meta.get_field("name").max_length:  # type: ignore[operator]
             messages.error(request, _("A club needs a name of 1 to 100 characters."))
+        elif has_unsafe(name):
+            messages.error(request, _("Club name: %(problem)s") % {"problem": INVISIBLE_MESSAGE})
         else:
             club = services.create_club(name=name, owner=signed_in(request))
             messages.success(request, _("Club “%(name)s” created.") % {"name": club.name})

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from records.models import AccessToken, Club, Invitation, Match, Membership, Player, Seat
+from records.names import refuse_unsafe
 
 User = get_user_model()
 
@@ -23,6 +24,9 @@ class ClubSerializer(serializers.ModelSerializer[Club]):
         model = Club
         fields = ["id", "name", "time_zone", "created_at", "match_count"]
         read_only_fields = ["id", "created_at", "match_count"]
+
+    def validate_name(self, name: str) -> str:
+        return refuse_unsafe(name)
 
 
 class MembershipSerializer(serializers.ModelSerializer[Membership]):
@@ -72,6 +76,7 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
         return user
 
     def validate_handle(self, handle: str) -> str:
+        refuse_unsafe(handle)
         if self.instance is not None and handle != self.instance.handle:
             raise serializers.ValidationError(_("a handle is what the documents say; it is fixed"))
         club = self.context["club"]

@@ -34,6 +34,7 @@ from records.models import (
     UserSettings,
     validate_time_zone,
 )
+from records.names import INVISIBLE_MESSAGE, has_unsafe
 from records.signals import publish_needs_verifying
 from xuezhan import quickcheck
 from xuezhan.errors import XuezhanError
@@ -272,6 +273,8 @@ def check_document(doc: Any) -> tuple[Rules, datetime | None]:
         errors.append({"path": "$.ruleset", "message": wording.ruleset_problem(str(exc))})
     seen: dict[str, int] = {}
     for seat, handle in enumerate(doc["players"]):
+        if has_unsafe(handle):  # a handle shown reversed or blank on every page
+            errors.append({"path": f"$.players[{seat}]", "message": str(INVISIBLE_MESSAGE)})
         if handle in seen:
             errors.append(
                 {

@@ -1,4 +1,5 @@
-"""Throttling (RELIABILITY.md §2.4): uploads per user, sign-in attempts per name and address.
+"""Throttling (RELIABILITY.md §2.4): uploads per user; sign-in attempts per name and address
+(``SignInAttempt``, counted by the authentication backend, records/signin.py).
 
 The counts live in the Django cache: give several web processes a shared one (CACHE_URL).
 The client address is REMOTE_ADDR unless NUM_PROXIES says how many proxies to trust in
@@ -14,17 +15,21 @@ is not counted.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
 import secrets
+import time
 from functools import cache
 from typing import Any
 
 import redis
 from django.conf import settings
-from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
-from rest_framework.views import APIView
+from django.core.cache import cache as shared_cache
+from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
+
+from records.names import sign_in_identity
 
 from records.dependencies import CACHE, DependencyUnavailable
 from records.metrics import UPLOAD_THROTTLE_UNAVAILABLE
@@ -102,55 +107,116 @@ class UploadThrottle(ScopedRateThrottle):
         return remaining / available if available > 0 else None
 
 
-def attempted_username(request: Any) -> str:
-    """The user name a sign-in request tries (a form's field or a JSON body's), or ""."""
-    data = getattr(request, "data", None)
-    if data is None:
-        data = request.POST
-    value = data.get("username", "") if hasattr(data, "get") else ""
-    return value.strip().casefold() if isinstance(value, str) else ""
+class LimitsUnavailable(Exception):
+    """The cache that holds the sign-in counts cannot be reached."""
 
 
-class SignInPerUsername(SimpleRateThrottle):
-    """Attempts on one user name, from anywhere: stops guessing one account's password."""
-
-    scope = "signin-username"
-
-    def get_rate(self) -> str | None:
-        return settings.SIGNIN_RATE_PER_USERNAME or None
-
-    def get_cache_key(self, request: Any, view: Any) -> str | None:
-        name = attempted_username(request)
-        if not name:
-            return None
-        digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
-        return self.cache_format % {"scope": self.scope, "ident": digest}
+#: what a cache call raises when Redis is down or unreachable
+CACHE_ERRORS = (redis.RedisError, ConnectionError, TimeoutError)
 
 
-class SignInPerAddress(SimpleRateThrottle):
-    """Attempts from one address, on any name: stops trying one password on many accounts."""
+class SignInAttempt:
+    """One sign-in attempt, counted against the limits (fixed windows in the Django cache).
 
-    scope = "signin-address"
+    Every limit is keyed on ``sign_in_identity`` (records/names.py), the name as Django
+    authenticates it, so no spelling of a name gets fresh tries. Against someone locking
+    another person out (docs/deploy.md, "Sign-in limits"):
 
-    def get_rate(self) -> str | None:
-        return settings.SIGNIN_RATE_PER_ADDRESS or None
+    - per address and name (``SIGNIN_RATE_PER_ADDRESS_AND_USERNAME``): failures of one
+      address on one name; the guessing limit that always applies;
+    - per name (``SIGNIN_RATE_PER_USERNAME``, looser): failures from anywhere; it refuses
+      only addresses that have not signed in to this name before
+      (``SIGNIN_KNOWN_ADDRESS_DAYS``), so a lock imposed from elsewhere leaves the owner's
+      usual addresses open;
+    - per address (``SIGNIN_RATE_PER_ADDRESS``): every attempt, on any name (spraying).
 
-    def get_cache_key(self, request: Any, view: Any) -> str | None:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
-
-
-SIGN_IN_THROTTLES = (SignInPerUsername, SignInPerAddress)
-
-
-def sign_in_wait(request: Any) -> float | None:
-    """Seconds to wait before another sign-in attempt is allowed, or None to go ahead.
-
-    For views outside DRF (the sign-in page); DRF views list SIGN_IN_THROTTLES instead.
-    Every throttle counts the attempt, as DRF's do.
+    A successful sign-in takes its own attempt back from the failure counts. The counter
+    is incremented before the password is checked (atomic in the cache), so parallel
+    guesses cannot all slip under the limit.
     """
-    waits = []
-    for throttle_class in SIGN_IN_THROTTLES:
-        throttle = throttle_class()
-        if not throttle.allow_request(request, APIView()):
-            waits.append(throttle.wait() or 1.0)
-    return max(waits) if waits else None
+
+    def __init__(self, request: Any, username: str) -> None:
+        self.identity = sign_in_identity(username)
+        self.address = BaseThrottle().get_ident(request) if request is not None else ""
+        self.now = time.time()
+        self._failure_keys: list[str] = []
+
+    def begin(self) -> float | None:
+        """Count the attempt; the seconds to wait if it is refused, else None.
+
+        :raises LimitsUnavailable: the cache cannot be reached (nothing is let through
+            uncounted: the sign-in is refused with a 503).
+        """
+        try:
+            return self._count_all()
+        except CACHE_ERRORS as exc:
+            log.warning("sign-in limits unavailable: %s", exc, extra={"event": "signin_cache_down"})
+            raise LimitsUnavailable from exc
+
+    def _count_all(self) -> float | None:
+        known = bool(self.address) and shared_cache.get(self._known_key()) is not None
+        limits = [("name", self.identity, settings.SIGNIN_RATE_PER_USERNAME, not known)]
+        if self.address:
+            pair = f"{self.address}|{self.identity}"
+            limits += [("address-name", pair, settings.SIGNIN_RATE_PER_ADDRESS_AND_USERNAME, True),
+                       ("address", self.address, settings.SIGNIN_RATE_PER_ADDRESS, True)]
+        waits = []
+        for scope, ident, rate, enforced in limits:
+            counted = _count(scope, ident, rate, self.now)
+            if counted is None:
+                continue
+            key, over, wait = counted
+            if scope != "address":
+                self._failure_keys.append(key)
+            if over and enforced:
+                waits.append(wait)
+        return max(waits) if waits else None
+
+    def succeeded(self) -> None:
+        """A right password: it was no failure, and this address is known for this name.
+        The cache failing now costs only this bookkeeping, not the sign-in."""
+        try:
+            for key in self._failure_keys:
+                with contextlib.suppress(ValueError):  # the window ended meanwhile
+                    shared_cache.decr(key)
+            if self.address:
+                shared_cache.set(self._known_key(), 1, settings.SIGNIN_KNOWN_ADDRESS_DAYS * 86400)
+        except CACHE_ERRORS as exc:
+            log.warning("sign-in limits unavailable: %s", exc, extra={"event": "signin_cache_down"})
+
+    def _known_key(self) -> str:
+        return "signin-known:" + _digest(f"{self.address}|{self.identity}")
+
+
+def _digest(value: str) -> str:
+    return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _count(scope: str, ident: str, rate: str, now: float) -> tuple[str, bool, float] | None:
+    """Add one to this window's count: (its key, whether it is over the limit, seconds
+    until the window ends), or None when the limit is off."""
+    if not rate:
+        return None
+    count_text, unit = rate.split("/")  # DRF's syntax: "10/hour"
+    limit, period = int(count_text), {"s": 1, "m": 60, "h": 3600, "d": 86400}[unit[0]]
+    window = int(now // period)
+    key = f"signin:{scope}:{_digest(ident)}:{window}"
+    shared_cache.add(key, 0, timeout=period + 1)
+    try:
+        count = shared_cache.incr(key)
+    except ValueError:  # expired between the two calls
+        shared_cache.set(key, 1, timeout=period + 1)
+        count = 1
+    return key, count > limit, period - (now - window * period)
+
+
+def sign_up_wait(request: Any) -> float | None:
+    """Count a sign-up attempt of this address (every one, taken name or not, so that the
+    form cannot be used to try names in bulk); the seconds to wait if refused, else None."""
+    try:
+        counted = _count("signup", BaseThrottle().get_ident(request),
+                         settings.SIGNUP_RATE_PER_ADDRESS, time.time())
+    except CACHE_ERRORS as exc:
+        log.warning("sign-up limits unavailable: %s", exc, extra={"event": "signin_cache_down"})
+        raise LimitsUnavailable from exc
+    return counted[2] if counted is not None and counted[1] else None

@@ -27,6 +27,7 @@ from analysis.league.signals import counted_matches_changed, match_corrected, pu
 from analysis.models import MatchAcceptance, MatchDocumentVersion, MatchVoid
 from records.errors import DocumentError
 from records.models import Club, Match, Player, Round, Seat
+from records.names import INVISIBLE_MESSAGE, has_unsafe
 from records.services import check_document, parse_document
 from xuezhan.schema import canonical_bytes
 
@@ -134,6 +135,8 @@ def _reseat(match: Match, handles: list[str], by: User, reason: str) -> None:
     """Seat these players (by handle, new handles become players), keeping the history."""
     if len(handles) != 4 or len(set(handles)) != 4 or not all(handles):
         raise LeagueError("players", _("four different handles, by seat"))
+    if any(has_unsafe(handle) for handle in handles):
+        raise LeagueError("players", str(INVISIBLE_MESSAGE))
     seats = list(Seat.objects.filter(match=match).select_related("player").order_by("seat"))
     if [s.player.handle for s in seats] == handles:
         return

@@ -16,6 +16,7 @@ from analysis.league import services
 from analysis.league.selectors import TIE_BREAK_NAMES, Balance, LedgerTransfer, Row
 from analysis.models import MatchAcceptance, Season, SettleUp
 from records.models import Match, Player
+from records.names import refuse_unsafe
 
 HUNDREDTH = Decimal("0.01")
 
@@ -47,6 +48,9 @@ class SeasonSerializer(serializers.ModelSerializer[Season]):
             "created_at",
         ]  # fmt: skip
         read_only_fields = ["id", "ruleset_name", "created_at"]
+
+    def validate_name(self, name: str) -> str:
+        return refuse_unsafe(name)
 
     def validate_ruleset(self, value: Any) -> Any:
         return _checked(services.resolve_ruleset, "ruleset", value).to_json()

@@ -27,6 +27,7 @@ from analysis.league.services import LeagueError, money_value
 from analysis.models import Night
 from records.access import member_or_404, require_admin
 from records.models import Club, Membership, Player
+from records.names import INVISIBLE_MESSAGE, has_unsafe
 from records.permissions import signed_in
 from records.webhooks.selectors import disabled_webhooks
 
@@ -103,6 +104,8 @@ def _present(club: Club, post: Any) -> list[int]:
     for handle in new:
         if len(handle) > 64:
             raise LeagueError("new_players", _("a handle has at most 64 characters"))
+        if has_unsafe(handle):
+            raise LeagueError("new_players", str(INVISIBLE_MESSAGE))
     ids += [p.pk for p in services.ensure_players(club, new)]
     return ids
 

@@ -25,6 +25,7 @@ from analysis.league.services import LeagueError, record_settle_up
 from analysis.league.signals import night_closed, publish
 from analysis.models import Night, NightMatch, Season, SettleUp
 from records.models import Club, Match, Player
+from records.names import INVISIBLE_MESSAGE, has_unsafe
 
 #: a club's day (for its nights) starts at this hour, in its time zone
 DAY_STARTS = time(6)
@@ -103,6 +104,8 @@ def create_night(
     :raises LeagueError: naming the field: a match of another club or of another night, a
         player of another club.
     """
+    if has_unsafe(name):
+        raise LeagueError("name", str(INVISIBLE_MESSAGE))
     with transaction.atomic():
         chosen = _matches(club, matches, None)
         present = _players(club, players)
@@ -120,6 +123,8 @@ def create_night(
 def change_night(night: Night, *, by: User | None, **fields: Any) -> Night:
     """Change a night's name, date, money per point, matches (the whole list) or people
     present; only the fields given."""
+    if has_unsafe(fields.get("name", "")):
+        raise LeagueError("name", str(INVISIBLE_MESSAGE))
     with transaction.atomic():
         night = Night.objects.select_for_update().get(pk=night.pk)
         if "matches" in fields:

@@ -137,7 +137,7 @@ def test_a_written_down_round_has_its_own_page_and_no_replay(
     assert "ben: direct kong of 7条 (on cai&#x27;s discard)" in page
     assert "ben wins on dan&#x27;s discard with 5万" in page and "Pure suit" in page
     assert "cai wins on dan&#x27;s discard with 5万" in page
-    assert "dan pays ben <strong>4</strong>" in page
+    assert "<bdi>dan</bdi> pays <bdi>ben</bdi> <strong>4</strong>" in page
     assert member.get(f"/clubs/{club.pk}/matches/{match.pk}/sheet/2/").status_code == 404
     zh = browser(cast["mia"], "zh-hans").get(
         f"/clubs/{club.pk}/matches/{match.pk}/sheet/1/").content.decode()

@@ -1,0 +1,30 @@
+"""Names on pages (issue 27, finding 8), as Chromium lays them out: a stored name with a
+right-to-left override shows it written out and reorders nothing around it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from records.models import Club
+from tests.browser.conftest import ARTEFACTS
+
+pytestmark = pytest.mark.browser
+
+OVERRIDDEN = "Evil\u202eeman bulc"  # would read "Evil club name" backwards without care
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("language", ["zh-Hans", "en"])
+def test_a_stored_name_with_a_direction_override_is_shown_written_out_and_isolated(
+        visit: Any, club: Any, width: int, language: str) -> None:
+    Club.objects.filter(pk=club.pk).update(name=OVERRIDDEN)
+    page = visit("mia", f"/clubs/{club.pk}/matches/", width=width, language=language)
+    heading = page.locator("main h1")
+    assert heading.inner_text() == "Evil\\u202eeman bulc"
+    assert heading.locator("bdi").count() == 1
+    assert "\u202e" not in page.content()
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)  # kept for a look, passed or failed
+    page.screenshot(path=str(ARTEFACTS / f"names-{language}-{width}.png"))
+    assert not page.errors
