@@ -23,6 +23,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 import xuezhan
+from analysis import books
 from analysis.facts import round_facts
 from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
 from analysis.signals import publish_verdicts_stored
@@ -121,6 +122,7 @@ def _store_locked(
             counted.add(match.pk)
         writing.append(match)
     keys = _store_outcomes(writing, outcomes)
+    books.refresh_matches([m.pk for m in writing])  # the club's books follow the verdicts
     for pk in sorted(counted):  # the day rows follow the facts, cleared or new
         aggregates.refresh_match(pk)
     # nothing of the others counted yet: their sums only add (O(the matches))
@@ -252,6 +254,7 @@ def requeue_match(*, match: Match) -> Match:
     match.status = Match.Status.QUEUED
     match.status_changed_at = timezone.now()
     match.save(update_fields=["status", "status_changed_at"])
+    books.refresh_matches([match.pk])  # a match in the queue counts nowhere
     return match
 
 
