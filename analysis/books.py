@@ -48,10 +48,44 @@ def refresh_matches(match_ids: Iterable[int]) -> None:
     if not ids:
         return
     old = set(BookMatch.objects.filter(match_id__in=ids).values_list("club_id", "day"))
-    BookMatch.objects.filter(match_id__in=ids).delete()
+    if old:
+        BookMatch.objects.filter(match_id__in=ids).delete()
     rows = match_rows(ids)
     BookMatch.objects.bulk_create(rows, batch_size=1000)
-    rebuild_days(old | {(r.club_id, r.day) for r in rows})
+    if old or connection.vendor != "postgresql":
+        rebuild_days(old | {(r.club_id, r.day) for r in rows})
+    else:  # counted nowhere yet: its sums only add (a first verification deletes nothing)
+        _add_days(rows)
+
+
+def _add_days(rows: list[BookMatch]) -> None:
+    """Add these rows' sums to their day rows, creating those missing (PostgreSQL)."""
+    days = _days(_values(r) for r in rows)
+    if not days:
+        return
+    _lock({(d.club_id, d.day) for d in days})
+    key = ("club_id", "ruleset_key", "day", "kind", "dated", "player_id")
+    columns = (*key, *SUMS)
+    table = BookDay._meta.db_table
+    added = ", ".join(f"{c} = {table}.{c} + EXCLUDED.{c}" for c in SUMS)
+    row = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    with connection.cursor() as cursor:
+        for start in range(0, len(days), 1000):  # well within PostgreSQL's 65,535 parameters
+            chunk = days[start : start + 1000]
+            values = ", ".join([row] * len(chunk))
+            cursor.execute(
+                f"INSERT INTO {table} ({', '.join(columns)}) VALUES {values} "
+                f"ON CONFLICT ({', '.join(key)}) DO UPDATE SET {added}",
+                [getattr(d, c) for d in chunk for c in columns],
+            )
+
+
+_FIELDS = ("club_id", "ruleset_key", "day", "kind", "played_at", "player_id", "seat", "rounds",
+           "net", "deal_ins", "place", "span")
+
+
+def _values(row: BookMatch) -> tuple[Any, ...]:
+    return tuple(getattr(row, f) for f in _FIELDS)
 
 
 def forget_match(sender: Any, instance: Match, **kwargs: Any) -> None:
@@ -70,7 +104,8 @@ def rebuild_days(keys: set[tuple[int, date]]) -> None:
     for club_id, day in keys:
         scope |= Q(club_id=club_id, day=day)
     BookDay.objects.filter(scope).delete()
-    BookDay.objects.bulk_create(_days(BookMatch.objects.filter(scope)), batch_size=1000)
+    found = BookMatch.objects.filter(scope).values_list(*_FIELDS)
+    BookDay.objects.bulk_create(_days(found), batch_size=1000)
 
 
 def rebuild_club(club_id: int) -> None:
@@ -80,9 +115,8 @@ def rebuild_club(club_id: int) -> None:
     ids = list(Match.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True))
     for start in range(0, len(ids), 500):  # a page of ids at a time
         BookMatch.objects.bulk_create(match_rows(ids[start : start + 500]), batch_size=1000)
-    BookDay.objects.bulk_create(
-        _days(BookMatch.objects.filter(club_id=club_id)), batch_size=1000
-    )
+    found = BookMatch.objects.filter(club_id=club_id).values_list(*_FIELDS).iterator(2000)
+    BookDay.objects.bulk_create(_days(found), batch_size=1000)
 
 
 def _lock(keys: set[tuple[int, date]]) -> None:
@@ -184,11 +218,10 @@ def _places(net: dict[int, int]) -> dict[int, tuple[int, int]]:
     return {seat: (order.index(value) + 1, order.count(value)) for seat, value in net.items()}
 
 
-def _days(rows: Any) -> list[BookDay]:
-    """The day rows summing these BookMatch rows."""
+def _days(rows: Iterable[tuple[Any, ...]]) -> list[BookDay]:
+    """The day rows summing these BookMatch rows (as ``_FIELDS``)."""
     days: dict[tuple[Any, ...], dict[str, int]] = {}
-    for r in rows.values_list("club_id", "ruleset_key", "day", "kind", "played_at", "player_id",
-                              "seat", "rounds", "net", "deal_ins", "place", "span"):
+    for r in rows:
         club, key, day, kind, played_at, player, seat, rounds, net, deal_ins, place, span = r
         sums = days.setdefault((club, key, day, kind, played_at is not None, player),
                                dict.fromkeys(SUMS, 0))
