@@ -80,6 +80,21 @@ def verify_matches(*, match_ids: Sequence[int], force: bool = False) -> list[Mat
     if outcomes:
         with transaction.atomic():
             stored = _store_locked(read, outcomes, found, force=force)
+    _announce_stored(stored)
+    return [found[pk] for pk in match_ids if pk in found]
+
+
+def store_verified(matches: list[Match], outcomes: dict[int, _Outcome]) -> list[Match]:
+    """Store the engine's ``outcomes`` (of :func:`run_engine`) of matches just uploaded, as
+    :func:`verify_matches` does once it has run the engine: for a bulk load, which runs the
+    engine once per distinct document (``manage.py load_simulated --bulk``)."""
+    with transaction.atomic():
+        stored = _store_locked({m.pk: m for m in matches}, dict(outcomes), {}, force=False)
+    _announce_stored(stored)
+    return stored
+
+
+def _announce_stored(stored: list[Match]) -> None:
     for club_id in sorted({m.club_id for m in stored}):
         figures.facts_changed(club_id)
     if stored:
@@ -88,7 +103,6 @@ def verify_matches(*, match_ids: Sequence[int], force: bool = False) -> list[Mat
             club_ids=sorted({m.club_id for m in stored}),
             failed_ids=[m.pk for m in stored if m.status == Match.Status.FAILED],
         )
-    return [found[pk] for pk in match_ids if pk in found]
 
 
 def _store_locked(
@@ -139,6 +153,11 @@ class _Outcome:
     report: dict[str, Any] | None = None
     plays: list[list[PlayFacts] | None] = field(default_factory=list)
     error: str = ""
+
+
+def run_engine(document: Any) -> _Outcome:
+    """The engine's outcome of a document (for :func:`store_verified`)."""
+    return _run_engine(document)
 
 
 def _run_engine(document: Any) -> _Outcome:

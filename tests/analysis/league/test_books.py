@@ -3,6 +3,7 @@ the standings read from them equal the standings summed from the settlements."""
 
 from __future__ import annotations
 
+import os
 from datetime import date
 from typing import Any
 
@@ -173,3 +174,77 @@ def test_a_match_counts_in_the_books_only_while_verified_or_accepted_and_not_voi
 def test_equal_rulesets_share_a_key_whatever_the_order_of_their_options() -> None:
     assert books.ruleset_key({"a": 1, "b": [1, 2]}) == books.ruleset_key({"b": [1, 2], "a": 1})
     assert books.ruleset_key({"a": 1}) != books.ruleset_key({"a": 2})
+
+
+def _loaded_rows(club: Club) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of a club the upload and the verification write, without ids or times:
+    matches by source id, players by handle, rounds by (source id, index)."""
+    from analysis.models import (
+        PairDay,
+        Payment,
+        PlayerDay,
+        PlayerMatch,
+        RoundSettlement,
+        SeatResult,
+        Verification,
+        Violation,
+    )
+    from records.models import Round, Seat
+
+    source = dict(Match.objects.filter(club=club).values_list("pk", "source_match_id"))
+    handle = dict(Player.objects.filter(club=club).values_list("pk", "handle"))
+    rounds = {pk: (source[m], i) for pk, m, i in
+              Round.objects.filter(match__club=club).values_list("pk", "match_id", "index")}
+    verifications = dict(Verification.objects.filter(match__club=club)
+                         .values_list("pk", "match_id"))
+    skip = {"id", "uploaded_at", "status_changed_at", "verified_at", "club", "uploaded_by",
+            "lease_until", "lease_owner"}
+    mapped = {"match": source, "player": handle, "other": handle, "payer_player": handle,
+              "payee_player": handle, "round": rounds, "best_win_round": rounds,
+              "worst_loss_round": rounds,
+              "verification": {pk: source[m] for pk, m in verifications.items()}}
+    tables: dict[str, Any] = {
+        "match": Match.objects.filter(club=club), "seat": Seat.objects.filter(match__club=club),
+        "round": Round.objects.filter(match__club=club),
+        "verification": Verification.objects.filter(match__club=club),
+        "violation": Violation.objects.filter(verification__match__club=club),
+        "settlement": RoundSettlement.objects.filter(round__match__club=club),
+        "payment": Payment.objects.filter(round__match__club=club),
+        "seat_result": SeatResult.objects.filter(club=club),
+        "player_day": PlayerDay.objects.filter(club=club),
+        "player_match": PlayerMatch.objects.filter(club=club),
+        "pair_day": PairDay.objects.filter(club=club),
+        "book_match": BookMatch.objects.filter(club=club),
+        "book_day": BookDay.objects.filter(club=club),
+    }
+    out = {}
+    for name, rows in tables.items():
+        fields = [f for f in rows.model._meta.concrete_fields if f.name not in skip]
+        values = []
+        for row in rows.values_list(*[f.attname for f in fields]):
+            values.append(tuple(
+                mapped[f.name].get(v, v) if f.name in mapped else
+                (source[row[0]] if f.name == "pk" else v)
+                for f, v in zip(fields, row, strict=True)
+            ))
+        out[name] = sorted(values, key=repr)
+    return out
+
+
+def test_a_bulk_load_writes_exactly_what_uploads_and_verification_write(
+    cast: dict[str, Any],
+) -> None:
+    from django.core.management import call_command
+
+    arguments = ["--rounds", "48", "--players", "6", "--rounds-per-match", "4",
+                 "--distinct", "3", "--weeks", "2", "--seed", "5"]
+    call_command("load_simulated", *arguments, stdout=open(os.devnull, "w"))  # noqa: SIM115
+    uploaded = Club.objects.get(name="Simulated club")
+    one_by_one = _loaded_rows(uploaded)
+    uploaded.name = "uploaded one by one"
+    uploaded.save()
+    call_command("load_simulated", *arguments, "--bulk", stdout=open(os.devnull, "w"))  # noqa: SIM115
+    bulk = _loaded_rows(Club.objects.get(name="Simulated club"))
+    assert len(one_by_one["match"]) == 12 and one_by_one["book_day"]
+    for table, rows in one_by_one.items():
+        assert bulk[table] == rows, table
