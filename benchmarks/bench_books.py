@@ -28,6 +28,7 @@ rounds (the clubs' share of each table, by rows).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
@@ -61,6 +62,7 @@ from analysis.models import BookMatch, Season, SeatResult  # noqa: E402
 from analysis.stats import aggregates  # noqa: E402
 from records import services as records_services  # noqa: E402
 from records.models import Club, Match, Player  # noqa: E402
+from xuezhan.rules import Rules  # noqa: E402
 
 GOAL_MS = 150.0
 RSS_GOAL_MB = 200.0
@@ -70,6 +72,8 @@ def main() -> int:
     args = _arguments()
     if args.serve:
         return _serve(args)
+    if args.synthetic:
+        return _synthetic(args)
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.get_or_create(username="bench")[0]
     for size in args.sizes:
@@ -197,6 +201,112 @@ def _storage(sizes: list[int]) -> None:
     print(f"  {'all told':28s} {total:8.1f} MB")
 
 
+# --- clubs of the books' rows alone, at any size in seconds ---
+
+SYNTHETIC_PLAYERS = 40
+
+
+def _synthetic(args: argparse.Namespace) -> int:
+    """Clubs of ``Match`` and books' rows only (no documents, settlements nor seat rows),
+    made in SQL: the standings and ledger API at 10k to 1M rounds in minutes. Each match
+    is 8 rounds of 4 of the 40 players with random zero-sum nets."""
+    call_command("migrate", verbosity=0)
+    user = get_user_model().objects.get_or_create(username="bench")[0]
+    ruleset = Rules.from_json("chengdu").to_json()
+    clubs = []
+    for size in args.synthetic:
+        name = f"Synthetic {size}"
+        club = Club.objects.filter(name=name).first()
+        if club is None:
+            club = records_services.create_club(name=name, owner=user)
+            started = time.perf_counter()
+            with transaction.atomic():
+                _synthesise(club, size // 8, ruleset)
+            print(f"{name}: made in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+        if not Season.objects.filter(club=club, name="Year").exists():
+            today = datetime.now(UTC).date()
+            services.save_season(
+                club=club, by=user, name="Year", starts_on=today - timedelta(days=366),
+                ends_on=today + timedelta(days=1), ruleset=ruleset,
+                tie_breaks=["wins", "net_per_round"],
+            )
+        clubs.append((size, club))
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.force_login(user)
+    print(f"load average {_load()} at the start; "
+          f"{BookMatch.objects.count()} match rows in the database")
+    medians: dict[str, dict[int, float]] = defaultdict(dict)
+    for size, club in clubs:
+        season = Season.objects.get(club=club, name="Year")
+        print(f"\n{club.name}: {Match.objects.filter(club=club).count()} matches")
+        api = f"/api/v1/clubs/{club.pk}/"
+        for name, url in (("standings", api + f"seasons/{season.pk}/standings/"),
+                          ("ledger", api + "ledger/"),
+                          ("ledger of a month", api + "ledger/?from=2026-09-01&to=2026-09-30")):
+            ms = _time(args.requests, lambda url=url: client.get(url))  # type: ignore[misc]
+            medians[name][size] = statistics.median(ms)
+            _report(name, ms)
+    sizes = [size for size, _ in clubs]
+    for name, by_size in medians.items():
+        ratios = ", ".join(f"{s}: {by_size[s] / by_size[sizes[0]]:.2f}x" for s in sizes[1:])
+        print(f"  p50 of {name} against {sizes[0]}: {ratios}")
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\nprocess peak RSS {rss:.0f} MB; load average {_load()} at the end")
+    return 0
+
+
+def _synthesise(club: Club, matches: int, ruleset: Any) -> None:
+    players = [p.pk for p in Player.objects.bulk_create(
+        Player(club=club, handle=f"s{k:03d}") for k in range(SYNTHETIC_PLAYERS)
+    )]
+    key = books.ruleset_key(ruleset)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO records_match (raw, raw_sha256, document, content_sha256, ruleset,"
+            " ruleset_name, played_at, uploaded_at, status, status_changed_at, attempts,"
+            " last_error, club_id, lease_owner)"
+            " SELECT '', '', '{}', 'syn-' || g, %s::jsonb, 'chengdu',"
+            " now() - random() * interval '365 days', now(), 'verified', now(), 1, '', %s, ''"
+            " FROM generate_series(1, %s) AS g",
+            [json.dumps(ruleset), club.pk, matches],
+        )
+        # four distinct players a match: a step coprime to 40 from a random base
+        cursor.execute(
+            "WITH m AS (SELECT id, played_at, floor(random() * 40)::int AS base,"
+            " (ARRAY[1, 3, 7, 9, 11, 13])[1 + floor(random() * 6)::int] AS step,"
+            " (random() * 60 - 30)::int AS a, (random() * 60 - 30)::int AS b,"
+            " (random() * 60 - 30)::int AS c FROM records_match WHERE club_id = %s),"
+            " s AS (SELECT m.id, m.played_at, k AS seat,"
+            " (%s::bigint[])[1 + (m.base + k * m.step) %% 40] AS player,"
+            " CASE k WHEN 0 THEN a WHEN 1 THEN b WHEN 2 THEN c ELSE -(a + b + c) END AS net"
+            " FROM m CROSS JOIN generate_series(0, 3) AS k)"
+            " INSERT INTO analysis_bookmatch (match_id, club_id, player_id, seat, kind,"
+            " ruleset_key, played_at, \"when\", day, rounds, net, deal_ins, place, span, vs)"
+            " SELECT id, %s, player, seat, 'v', %s, played_at, played_at,"
+            " (played_at AT TIME ZONE 'UTC')::date, 8, net, floor(random() * 3)::int,"
+            " rank() OVER (PARTITION BY id ORDER BY net DESC),"
+            " count(*) OVER (PARTITION BY id, net), '[0, 0, 0, 0]'::jsonb FROM s",
+            [club.pk, players, club.pk, key],
+        )
+        shares = ", ".join(
+            f"sum(CASE WHEN place <= {k} AND {k} < place + span THEN 12 / span ELSE 0 END)"
+            for k in range(1, 5)
+        )
+        places = ", ".join(f"count(*) FILTER (WHERE place = {k})" for k in range(1, 5))
+        cursor.execute(
+            "INSERT INTO analysis_bookday (club_id, ruleset_key, day, kind, dated, player_id,"
+            " matches, east, rounds, net, deal_ins, first, second, third, fourth, share_1,"
+            " share_2, share_3, share_4)"
+            " SELECT club_id, ruleset_key, day, kind, true, player_id, count(*),"
+            f" count(*) FILTER (WHERE seat = 0), sum(rounds), sum(net), sum(deal_ins), {places},"
+            f" {shares} FROM analysis_bookmatch WHERE club_id = %s"
+            " GROUP BY club_id, ruleset_key, day, kind, player_id",
+            [club.pk],
+        )
+
+
 # --- the reference: the books as main computed them, from the settlements ---
 
 
@@ -270,6 +380,10 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--requests", type=int, default=40)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--serve", action="store_true", help="time only (the web process)")
+    parser.add_argument(
+        "--synthetic", type=int, nargs="*",
+        help="round counts of clubs made of the books' rows alone (SQL), e.g. 10000 1000000",
+    )
     return parser.parse_args()
 
 
