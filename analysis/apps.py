@@ -10,6 +10,7 @@ class AnalysisConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete, pre_delete, pre_save
 
+        from analysis import books
         from analysis.events import announce_verdicts
         from analysis.league import signals as league
         from analysis.league.events import (
@@ -49,3 +50,5 @@ class AnalysisConfig(AppConfig):
         post_delete.connect(rate_again_after_delete, sender=Match, dispatch_uid="analysis.rate")
         # and the materialised statistics stop counting it (analysis.stats.aggregates)
         pre_delete.connect(forget_match, sender=Match, dispatch_uid="analysis.stats.aggregates")
+        # and the club's books too (analysis.books)
+        pre_delete.connect(books.forget_match, sender=Match, dispatch_uid="analysis.books")

@@ -576,6 +576,89 @@ class RatingStep(models.Model):
         ]
 
 
+# --- The books' own rows (analysis.books, docs/scaling.md) ---
+# Derived from the seat rows, payment lines and the match's state (verdict, acceptance,
+# void) by analysis.books.refresh_matches; never written anywhere else. A match has
+# rows exactly while it counts in some book: verified, or illegal and accepted; not voided.
+
+
+class BookMatch(models.Model):
+    """A player's match as the books see it: net, complete rounds, deal-ins, the place by
+    net and the net against each seat (head-to-head), over the match's complete rounds."""
+
+    class Kind(models.TextChoices):
+        VERIFIED = "v", "Verified"
+        ACCEPTED = "a", "Illegal, accepted as played"
+
+    # no index of its own: bookmatch_unique_player leads with it
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+", db_index=False)
+    # no index of its own: bookmatch_club_key leads with it
+    club = models.ForeignKey(
+        "records.Club", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=1, choices=Kind.choices)
+    ruleset_key = models.CharField(max_length=16, help_text="analysis.books.ruleset_key")
+    played_at = models.DateTimeField(null=True, help_text="The match's played_at, if any.")
+    when = models.DateTimeField(help_text="played_at, else the upload: when it counts.")
+    day = models.DateField(help_text="The UTC date of ``when``.")
+    rounds = models.IntegerField(help_text="Complete rounds (0: the match counts no player).")
+    net = models.IntegerField()
+    deal_ins = models.IntegerField()
+    place = models.PositiveSmallIntegerField(null=True, help_text="1–4 by net, ties share.")
+    span = models.PositiveSmallIntegerField(null=True, help_text="Players sharing the place.")
+    vs = models.JSONField(help_text="Net won from each seat (4 integers; 0 for its own).")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="bookmatch_unique_player"),
+            _seat_check("seat", "bookmatch_seat_in_range"),
+        ]
+        indexes = [
+            models.Index(fields=["club", "ruleset_key", "day"], name="bookmatch_club_key"),
+            models.Index(fields=["club", "when"], name="bookmatch_club_when"),
+        ]
+
+
+class BookDay(models.Model):
+    """A player's sums of one UTC day of a club, per kind (verified or accepted), per
+    ruleset key and per whether the matches had a ``played_at`` (a season's dates need
+    one): the sums of that day's ``BookMatch`` rows, which standings and ledger read."""
+
+    # no index of its own: bookday_club_key leads with it
+    club = models.ForeignKey(
+        "records.Club", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    kind = models.CharField(max_length=1, choices=BookMatch.Kind.choices)
+    ruleset_key = models.CharField(max_length=16)
+    dated = models.BooleanField(help_text="The matches had a played_at.")
+    matches = models.IntegerField(help_text="Matches with complete rounds.")
+    east = models.IntegerField(help_text="Matches sat at seat 0 (their count, summed).")
+    rounds = models.IntegerField()
+    net = models.IntegerField()
+    deal_ins = models.IntegerField()
+    first = models.IntegerField()
+    second = models.IntegerField()
+    third = models.IntegerField()
+    fourth = models.IntegerField()
+    # each place's share of placement points, in twelfths: a tie of n splits 12 into n
+    share_1 = models.IntegerField()
+    share_2 = models.IntegerField()
+    share_3 = models.IntegerField()
+    share_4 = models.IntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "ruleset_key", "day", "kind", "dated", "player"],
+                name="bookday_club_key",
+            )
+        ]
+
+
 # --- Club nights (analysis.league.nights, docs/league.md "Nights") ---
 
 

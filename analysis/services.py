@@ -23,6 +23,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 import xuezhan
+from analysis import books
 from analysis.facts import round_facts
 from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
 from analysis.signals import publish_verdicts_stored
@@ -79,6 +80,21 @@ def verify_matches(*, match_ids: Sequence[int], force: bool = False) -> list[Mat
     if outcomes:
         with transaction.atomic():
             stored = _store_locked(read, outcomes, found, force=force)
+    _announce_stored(stored)
+    return [found[pk] for pk in match_ids if pk in found]
+
+
+def store_verified(matches: list[Match], outcomes: dict[int, _Outcome]) -> list[Match]:
+    """Store the engine's ``outcomes`` (of :func:`run_engine`) of matches just uploaded, as
+    :func:`verify_matches` does once it has run the engine: for a bulk load, which runs the
+    engine once per distinct document (``manage.py load_simulated --bulk``)."""
+    with transaction.atomic():
+        stored = _store_locked({m.pk: m for m in matches}, dict(outcomes), {}, force=False)
+    _announce_stored(stored)
+    return stored
+
+
+def _announce_stored(stored: list[Match]) -> None:
     for club_id in sorted({m.club_id for m in stored}):
         figures.facts_changed(club_id)
     if stored:
@@ -87,7 +103,6 @@ def verify_matches(*, match_ids: Sequence[int], force: bool = False) -> list[Mat
             club_ids=sorted({m.club_id for m in stored}),
             failed_ids=[m.pk for m in stored if m.status == Match.Status.FAILED],
         )
-    return [found[pk] for pk in match_ids if pk in found]
 
 
 def _store_locked(
@@ -121,6 +136,7 @@ def _store_locked(
             counted.add(match.pk)
         writing.append(match)
     keys = _store_outcomes(writing, outcomes)
+    books.refresh_matches([m.pk for m in writing])  # the club's books follow the verdicts
     for pk in sorted(counted):  # the day rows follow the facts, cleared or new
         aggregates.refresh_match(pk)
     # nothing of the others counted yet: their sums only add (O(the matches))
@@ -137,6 +153,11 @@ class _Outcome:
     report: dict[str, Any] | None = None
     plays: list[list[PlayFacts] | None] = field(default_factory=list)
     error: str = ""
+
+
+def run_engine(document: Any) -> _Outcome:
+    """The engine's outcome of a document (for :func:`store_verified`)."""
+    return _run_engine(document)
 
 
 def _run_engine(document: Any) -> _Outcome:
@@ -252,6 +273,7 @@ def requeue_match(*, match: Match) -> Match:
     match.status = Match.Status.QUEUED
     match.status_changed_at = timezone.now()
     match.save(update_fields=["status", "status_changed_at"])
+    books.refresh_matches([match.pk])  # a match in the queue counts nowhere
     return match
 
 

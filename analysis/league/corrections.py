@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from analysis import books
 from analysis.league.services import LeagueError, resolve_ruleset
 from analysis.league.signals import counted_matches_changed, match_corrected, publish
 from analysis.models import MatchAcceptance, MatchDocumentVersion, MatchVoid
@@ -75,6 +76,7 @@ def correct_match(
             match.status = Match.Status.QUEUED
             match.status_changed_at = timezone.now()
             _save(match, by, reason)
+        books.refresh_matches([match.pk])  # in the queue or voided: it counts nowhere now
         publish(match_corrected, match_id=match.pk, club_id=match.club_id, reverify=reverify)
         if void is not None:
             publish(counted_matches_changed, club_id=match.club_id, match_ids=[match.pk])

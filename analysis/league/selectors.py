@@ -1,8 +1,11 @@
 """Reads of the club's books: a season's matches, its standings, the ledger.
 
-Everything is computed from the stored per-round settlements (``SeatResult`` deltas and
-``Payment`` lines), aggregated in the database; only complete rounds count. A match counts
-when it is verified legal, or illegal but accepted as played where the season says so.
+Standings, the ledger and the what-if read the books' own rows (``BookMatch``, a player's
+match; ``BookDay``, a player's day: analysis.books), keyed by club, ruleset key and
+day, so that they cost what the page shows, not what the club ever played. Only complete
+rounds count. A match counts when it is verified legal, or illegal but accepted as played
+where the season says so; a voided match nowhere. A night's books (``match_set_*``) still
+read the settlements of their few matches.
 """
 
 from __future__ import annotations
@@ -10,18 +13,20 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
-from django.db.models import Count, Q, QuerySet, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Sum
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from analysis import books
 from analysis.league import ledger
 from analysis.models import (
+    BookDay,
+    BookMatch,
     MatchAcceptance,
     Payment,
     PlayerRating,
@@ -60,19 +65,73 @@ def _in_dates(season: Season) -> QuerySet[Match]:
     )
 
 
-def season_match_ids(season: Season) -> list[int]:
-    """The season's matches that count: in its dates under its ruleset, or assigned by hand.
+@dataclass(frozen=True)
+class _Scope:
+    """Which book rows a book reads: a club's, of some kinds; for a season, those dated in
+    its days under its ruleset (by stored key), and those assigned to it by hand."""
 
-    The ruleset is compared in Python, option by option: JSON equality in SQL differs
-    between databases (key order on SQLite).
-    """
-    candidates = _in_dates(season).filter(ruleset_name=season.ruleset_name)
-    dated = [pk for pk, rules in candidates.values_list("pk", "ruleset") if rules == season.ruleset]
-    assigned = SeasonMatch.objects.filter(season=season).values_list("match_id", flat=True)
-    ids = Match.objects.filter(Q(pk__in=dated) | Q(pk__in=assigned)).filter(
-        counted(season.include_accepted)
-    )
-    return sorted(ids.values_list("pk", flat=True))
+    club_id: int
+    kinds: tuple[str, ...]
+    season: Season | None = None
+
+    @property
+    def key(self) -> str:
+        return books.ruleset_key(self.season.ruleset) if self.season else ""
+
+    def _dated(self) -> Q:
+        where = Q(club_id=self.club_id, kind__in=self.kinds)
+        if self.season is not None:
+            where &= Q(ruleset_key=self.key, day__gte=self.season.starts_on,
+                       day__lte=self.season.ends_on)
+        return where
+
+    def days(self) -> QuerySet[BookDay]:
+        """The day rows of the dated matches (all the club's without a season)."""
+        rows = BookDay.objects.filter(self._dated())
+        return rows.filter(dated=True) if self.season is not None else rows
+
+    def dated(self) -> Q:
+        """The match rows the day rows sum."""
+        if self.season is None:
+            return self._dated()
+        return self._dated() & Q(played_at__isnull=False)
+
+    def assigned(self) -> Q:
+        """The rows of matches assigned by hand (none without a season)."""
+        if self.season is None:
+            return Q(pk__in=[])
+        by_hand = SeasonMatch.objects.filter(season=self.season, match_id=OuterRef("match_id"))
+        return Q(Exists(by_hand), club_id=self.club_id, kind__in=self.kinds)
+
+    def extras(self) -> QuerySet[BookMatch]:
+        """Rows of matches assigned by hand and not already dated in."""
+        return BookMatch.objects.filter(self.assigned() & ~self.dated())
+
+    def matches(self) -> QuerySet[BookMatch]:
+        """Every match row of the scope (dated or assigned)."""
+        return BookMatch.objects.filter(self.dated() | self.assigned())
+
+
+def _kinds(include_accepted: bool) -> tuple[str, ...]:
+    if include_accepted:
+        return (BookMatch.Kind.VERIFIED, BookMatch.Kind.ACCEPTED)
+    return (BookMatch.Kind.VERIFIED,)
+
+
+def season_scope(season: Season) -> _Scope:
+    return _Scope(season.club_id, _kinds(season.include_accepted), season)
+
+
+def season_matches(season: Season) -> QuerySet[Match]:
+    """The season's matches that count: in its dates (UTC) under its ruleset, or assigned
+    by hand; a subquery, not a list of ids."""
+    ids = season_scope(season).matches().filter(seat=0).values("match_id")
+    return Match.objects.filter(pk__in=Subquery(ids))
+
+
+def season_match_ids(season: Season) -> list[int]:
+    """The ids of :func:`season_matches`, in order (for callers that want a list)."""
+    return sorted(season_matches(season).values_list("pk", flat=True))
 
 
 def season_other_ruleset_matches(season: Season) -> QuerySet[Match]:
@@ -233,14 +292,23 @@ def compute_rows(season: Season, results: list[MatchResult], handles: dict[int, 
             row.placements[place - 1] += 1
             row.deal_ins += result.deal_ins.get(player, 0)
     h2h = _HeadToHead(results) if "head_to_head" in season.tie_breaks else None
+    return rank_rows(season, list(rows.values()), h2h)
+
+
+class HeadToHead(Protocol):
+    def net(self, player: int, group: Iterable[int]) -> int: ...
+
+
+def rank_rows(season: Season, rows: list[Row], h2h: HeadToHead | None) -> list[Row]:
+    """Rank ``rows`` by the season's method, tie-breaks and minimum of matches."""
 
     def primary(row: Row) -> Fraction:
         return (
             row.placement_points if season.method == Season.Method.PLACEMENT else Fraction(row.net)
         )
 
-    ranked = [r for r in rows.values() if r.matches >= season.min_matches]
-    unranked = [r for r in rows.values() if r.matches < season.min_matches]
+    ranked = [r for r in rows if r.matches >= season.min_matches]
+    unranked = [r for r in rows if r.matches < season.min_matches]
     ordered: list[Row] = []
     for group in _by_key(ranked, primary):
         for tied in _break_ties(group, list(season.tie_breaks), h2h):
@@ -260,7 +328,7 @@ def _by_key(rows: list[Row], key: Callable[[Row], Any]) -> list[list[Row]]:
     return [groups[k] for k in sorted(groups, reverse=True)]
 
 
-def _break_ties(group: list[Row], breaks: list[str], h2h: _HeadToHead | None) -> list[list[Row]]:
+def _break_ties(group: list[Row], breaks: list[str], h2h: HeadToHead | None) -> list[list[Row]]:
     """Split a tie by the tie-breaks in order; what no tie-break separates stays tied."""
     if len(group) < 2 or not breaks:
         return [group]
@@ -283,19 +351,103 @@ _TIE_KEYS: dict[str, Callable[[Row], Any]] = {
 }
 
 
+def _new_sums() -> dict[str, int]:
+    return dict.fromkeys(books.SUMS, 0)
+
+
+def _season_sums(
+    scope: _Scope, last: date | None
+) -> tuple[dict[int, dict[str, int]], dict[int, dict[str, int]]]:
+    """Each player's sums (``books.SUMS``) over the scope, and over its days before
+    ``last``: one aggregate of the day rows, plus the few matches assigned by hand."""
+    totals: dict[int, dict[str, int]] = defaultdict(_new_sums)
+    before: dict[int, dict[str, int]] = defaultdict(_new_sums)
+    early = Q(day__lt=last) if last else Q(pk__in=[])
+    sums: dict[str, Any] = {f"all_{name}": Sum(name) for name in books.SUMS}
+    sums |= {f"early_{name}": Sum(name, filter=early, default=0) for name in books.SUMS}
+    for row in scope.days().values("player_id").annotate(**sums).order_by():
+        found: dict[str, Any] = dict(row)  # the names are made above
+        for name in books.SUMS:
+            totals[found["player_id"]][name] += found[f"all_{name}"]
+            before[found["player_id"]][name] += found[f"early_{name}"]
+    fields = ("seat", "rounds", "net", "deal_ins", "place", "span")
+    for row in scope.extras().values("player_id", "day", *fields):
+        facts = {name: row[name] for name in fields}
+        books.add_match(totals[row["player_id"]], **facts)
+        if last and row["day"] < last:
+            books.add_match(before[row["player_id"]], **facts)
+    return totals, before
+
+
+def _rows(season: Season, sums: dict[int, dict[str, int]], handles: dict[int, str]) -> list[Row]:
+    """A row per player with a match of complete rounds, from the player's sums."""
+    points = tuple(Fraction(p) for p in (season.placement_points or DEFAULT_PLACEMENT_POINTS))
+    rows = []
+    for player, s in sums.items():
+        if not s["matches"]:
+            continue
+        # each place's points times its share, in twelfths (books.TWELFTHS): exact
+        shares = sum((points[k] * s[f"share_{k + 1}"] for k in range(4)), Fraction(0))
+        rows.append(Row(
+            player=player, handle=handles.get(player, "?"), matches=s["matches"],
+            rounds=s["rounds"], net=s["net"], placement_points=shares / books.TWELFTHS,
+            placements=[s["first"], s["second"], s["third"], s["fourth"]],
+            deal_ins=s["deal_ins"],
+        ))  # fmt: skip
+    return rows
+
+
+class _BookHeadToHead:
+    """Net between the players of a tie, from their match rows' net against each seat
+    (read only when a tie asks, for the tied players alone)."""
+
+    def __init__(self, scope: _Scope, before: date | None) -> None:
+        self._scope, self._before = scope, before
+        self._nets: dict[frozenset[int], dict[int, int]] = {}
+
+    def net(self, player: int, group: Iterable[int]) -> int:
+        players = frozenset(group)
+        if players not in self._nets:
+            self._nets[players] = self._among(players)
+        return self._nets[players].get(player, 0)
+
+    def _among(self, players: frozenset[int]) -> dict[int, int]:
+        rows = self._scope.matches().filter(player_id__in=players, rounds__gt=0)
+        if self._before is not None:
+            rows = rows.filter(day__lt=self._before)
+        present: dict[int, dict[int, tuple[int, list[int]]]] = defaultdict(dict)
+        for match_id, player, seat, vs in rows.values_list("match_id", "player_id", "seat", "vs"):
+            present[match_id][player] = (seat, vs)
+        nets: dict[int, int] = defaultdict(int)
+        for seated in present.values():
+            for player, (_seat, vs) in seated.items():
+                nets[player] += sum(vs[seat] for other, (seat, _vs) in seated.items()
+                                    if other != player)
+        return nets
+
+
 def standings(season: Season) -> Standings:
-    """The season's standings, each row with its movement since the previous match day."""
-    results = match_results(season_match_ids(season))
-    ids = {p for r in results for p in r.net}
-    handles = dict(Player.objects.filter(pk__in=ids).values_list("pk", "handle"))
-    rows = compute_rows(season, results, handles)
-    days = sorted({r.day for r in results})
-    if len(days) > 1:
-        before = [r for r in results if r.day < days[-1]]
-        previous = {row.player: row.rank for row in compute_rows(season, before, handles)}
+    """The season's standings, each row with its movement since the previous match day:
+    both from one read of the season's day rows (``BookDay``)."""
+    scope = season_scope(season)
+    days = sorted(
+        set(scope.days().values_list("day", flat=True).distinct())
+        | set(scope.extras().values_list("day", flat=True).distinct())
+    )
+    last = days[-1] if len(days) > 1 else None
+    totals, before = _season_sums(scope, last)
+    handles = dict(Player.objects.filter(pk__in=list(totals)).values_list("pk", "handle"))
+    h2h = "head_to_head" in season.tie_breaks
+    rows = rank_rows(season, _rows(season, totals, handles),
+                     _BookHeadToHead(scope, None) if h2h else None)
+    if last is not None:
+        earlier = rank_rows(season, _rows(season, before, handles),
+                            _BookHeadToHead(scope, last) if h2h else None)
+        previous = {row.player: row.rank for row in earlier}
         for row in rows:
             row.previous_rank = previous.get(row.player)
-    return Standings(season=season, rows=rows, match_days=days, match_count=len(results))
+    match_count = sum(s["east"] for s in totals.values())
+    return Standings(season=season, rows=rows, match_days=days, match_count=match_count)
 
 
 # --- ledger ---
@@ -358,6 +510,26 @@ def _transfers(outstanding: dict[int, int], handles: dict[int, str],
     return transfers, pot
 
 
+def _net_until(scope: _Scope, moment: datetime | None) -> dict[int, int]:
+    """Each player's net over the scope's matches that count before ``moment`` (a match
+    without played_at counts from its upload); only players with complete rounds. Whole
+    days from the day rows, the day of ``moment`` from its match rows."""
+    days = scope.days().filter(matches__gt=0)
+    edge = BookMatch.objects.none()
+    extras = scope.extras().filter(rounds__gt=0)
+    if moment is not None:
+        cut = moment.astimezone(UTC).date()
+        days = days.filter(day__lt=cut)
+        edge = BookMatch.objects.filter(scope.dated(), day=cut, when__lt=moment, rounds__gt=0)
+        extras = extras.filter(when__lt=moment)
+    net: dict[int, int] = defaultdict(int)
+    for rows in (days, edge, extras):
+        for player, total in rows.values("player_id").annotate(n=Sum("net")).order_by(
+        ).values_list("player_id", "n"):
+            net[player] += total
+    return net
+
+
 def club_ledger(
     club: Club,
     *,
@@ -373,30 +545,23 @@ def club_ledger(
     What happened before ``start`` is carried over as the opening balance.
     """
     if season is not None:
-        match_ids = season_match_ids(season)
+        scope = season_scope(season)
         settle_ups = SettleUp.objects.filter(club=club, season=season)
         point_value = point_value if point_value is not None else season.point_value
     else:
-        match_ids = list(
-            Match.objects.filter(club=club).filter(counted(True)).values_list("pk", flat=True)
-        )
+        scope = _Scope(club.pk, _kinds(True))
         settle_ups = SettleUp.objects.filter(club=club)
-    day_of = "when"  # a match without played_at counts from its upload
-    played = SeatResult.objects.filter(_complete_rounds(match_ids)).annotate(
-        when=Coalesce("round__match__played_at", "round__match__uploaded_at")
-    )
     if end is not None:
-        played = played.filter(**{f"{day_of}__lt": end})
         settle_ups = settle_ups.filter(paid_at__lt=end)
+    until_end = _net_until(scope, end)
+    cut = start if end is None or start is None else min(start, end)
+    until_start = _net_until(scope, cut) if start is not None else {}
     opening: dict[int, int] = defaultdict(int)
     period: dict[int, int] = defaultdict(int)
     settled: dict[int, int] = defaultdict(int)
-    before = Q(**{f"{day_of}__lt": start}) if start else Q(pk__in=[])
-    for row in played.values("player_id").annotate(
-        opening=Sum("delta", filter=before, default=0), period=Sum("delta", default=0)
-    ):
-        opening[row["player_id"]] += row["opening"]
-        period[row["player_id"]] += row["period"] - row["opening"]
+    for player, net in until_end.items():
+        opening[player] += until_start.get(player, 0)
+        period[player] += net - until_start.get(player, 0)
     paid_before = Q(paid_at__lt=start) if start else Q(pk__in=[])
     for side, sign in (("payer_id", 1), ("payee_id", -1)):
         for row in settle_ups.values(side).annotate(
@@ -489,23 +654,26 @@ def what_if(season: Season, ruleset: dict[str, Any]) -> WhatIf:
     player's net under the season's ruleset (A) and under it (B), only complete rounds, and
     the rounds that would not have been legal under B with their violations. Those rounds
     are still settled and counted in B: the table played them."""
-    ids = season_match_ids(season)
-    results = {r.match_id: r for r in match_results(ids)}
+    seats: dict[int, dict[int, int]] = defaultdict(dict)  # match -> seat -> player
     net_a: dict[int, int] = defaultdict(int)
     net_b: dict[int, int] = defaultdict(int)
-    illegal: list[WhatIfRound] = []
-    for match_id, document in Match.objects.filter(pk__in=ids).values_list("pk", "document"):
-        for player, net in results[match_id].net.items():
+    for match_id, seat, player, net, rounds in season_scope(season).matches().values_list(
+        "match_id", "seat", "player_id", "net", "rounds"
+    ):
+        seats[match_id][seat] = player
+        if rounds:
             net_a[player] += net
+    illegal: list[WhatIfRound] = []
+    documents = season_matches(season).order_by("pk").values_list("pk", "document")
+    for match_id, document in documents.iterator(chunk_size=100):
         doc = _under(document, ruleset)
         is_sheet = doc.get("format") == "xuezhan-sheet"
         report = (settle_sheet(doc) if is_sheet else verify_document(doc)).to_dict()
-        seats = results[match_id].seat_players
         for index, round_ in enumerate(report["rounds"]):
             if round_["incomplete"]:
                 continue
             for seat, delta in enumerate(round_["deltas"]):
-                net_b[seats[seat]] += delta
+                net_b[seats[match_id][seat]] += delta
             found = [v for v in report["violations"] if v["round"] == index]
             if found:
                 illegal.append(WhatIfRound(match_id, index, found))
@@ -513,7 +681,7 @@ def what_if(season: Season, ruleset: dict[str, Any]) -> WhatIf:
     handles = dict(Player.objects.filter(pk__in=players).values_list("pk", "handle"))
     rows = [WhatIfRow(p, handles[p], net_a[p], net_b[p]) for p in players]
     rows.sort(key=lambda r: (-r.net_b, r.handle))
-    return WhatIf(season, ruleset, rows, illegal, len(ids))
+    return WhatIf(season, ruleset, rows, illegal, len(seats))
 
 
 # --- a set of matches (a night): standings and balances over exactly these ---

@@ -9,14 +9,15 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from analysis import books
 from analysis.labels import label
-from analysis.league.selectors import TIE_BREAK_NAMES, counted, match_results
+from analysis.league.selectors import TIE_BREAK_NAMES
 from analysis.league.signals import counted_matches_changed, publish, settle_up_recorded
 from analysis.models import (
+    BookMatch,
     MatchAcceptance,
     Night,
     PlayerRating,
@@ -127,14 +128,17 @@ def accept_match(*, match: Match, by: User | None, reason: str) -> MatchAcceptan
         acceptance._history_user = by  # type: ignore[attr-defined]
         acceptance._change_reason = reason.strip()  # type: ignore[attr-defined]
         acceptance.save()
+        books.refresh_matches([match.pk])
         publish(counted_matches_changed, club_id=match.club_id, match_ids=[match.pk])
         return acceptance
 
 
 def withdraw_acceptance(*, match: Match, by: User | None = None, reason: str = "") -> None:
     """The club no longer accepts the match as played; the history keeps who and why."""
-    for old in MatchAcceptance.objects.filter(match=match):
-        _delete_with_history(old, by, reason.strip())
+    with transaction.atomic():
+        for old in MatchAcceptance.objects.filter(match=match):
+            _delete_with_history(old, by, reason.strip())
+        books.refresh_matches([match.pk])
     publish(counted_matches_changed, club_id=match.club_id, match_ids=[match.pk])
 
 
@@ -220,14 +224,16 @@ def recompute_ratings(*, club_id: int) -> int:
         # UPDATE and writing a row of the club waited on this lock while this waited on
         # the match (inserting its RatingStep): a deadlock that lost the recomputation
         club = Club.objects.select_for_update(no_key=True).get(pk=club_id)
-        order = list(
-            Match.objects.filter(club=club)
-            .filter(counted(include_accepted=True))
-            .annotate(when=Coalesce("played_at", "uploaded_at"))
-            .order_by("when", "pk")
-            .values_list("pk", flat=True)
-        )
-        nets = {r.match_id: r.net for r in match_results(order)}
+        # the club's counted matches in order, with each player's net (the books' rows)
+        nets: dict[int, dict[int, int]] = {}
+        for match_id, player, net, rounds in (
+            BookMatch.objects.filter(club=club).order_by("when", "match_id", "seat")
+            .values_list("match_id", "player_id", "net", "rounds").iterator(chunk_size=2000)
+        ):  # fmt: skip
+            nets.setdefault(match_id, {})
+            if rounds:
+                nets[match_id][player] = net
+        order = list(nets)
         current, history = ratings.rate_matches(ratings.MatchNet(m, nets[m]) for m in order)
         position = {m: i for i, m in enumerate(order)}
         played: dict[int, int] = {}

@@ -181,7 +181,7 @@ class SeasonMatches(SeasonMixin, generics.GenericAPIView[Season]):
     @extend_schema(responses={200: SeasonMatchesSerializer})
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         season = self.season()
-        counted = _with_players(Match.objects.filter(pk__in=selectors.season_match_ids(season)))
+        counted = _with_players(selectors.season_matches(season))
         other = _with_players(selectors.season_other_ruleset_matches(season))
         return Response(SeasonMatchesSerializer({"counted": counted, "other_ruleset": other}).data)
 

@@ -1,7 +1,16 @@
-"""Load a large simulated club: bots' matches, uploaded and verified like any other."""
+"""Load a large simulated club: bots' matches, uploaded and verified like any other.
+
+``--bulk`` makes the same club fast (benchmarks, migrations: docs/scaling.md): the records'
+rows of a batch of matches in a few multi-row INSERTs, the engine run once per distinct
+document (its report and play facts do not depend on who sat at the table), and the
+verification's own writing (``analysis.services.store_verified``: COPY, the statistics'
+and books' rows) for the batch in one transaction. What it writes is what the upload and
+the verification write (tests/analysis/league/test_books.py checks that row by row).
+"""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from datetime import UTC, datetime, timedelta
@@ -9,14 +18,18 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 from tqdm import tqdm
 
 from analysis import services as analysis_services
 from records import services
-from records.models import Club
+from records.models import Club, Match, Round, Seat
+from records.services import EncodedDocument, _club_players
+from xuezhan.schema import canonical_bytes
 from xuezhan.sim.simulate import match_seed, simulate_match
 
 SIM_CLUB = "Simulated club"
+BATCH = 200  # matches written per transaction with --bulk
 
 
 class Command(BaseCommand):
@@ -39,6 +52,10 @@ class Command(BaseCommand):
             help="simulate only this many matches and seat other players at them again "
             "(the bots are slow; each copy is still uploaded and verified); 0: all distinct",
         )
+        parser.add_argument(
+            "--bulk", action="store_true",
+            help="write the rows in batches (the engine once per distinct document)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         per_match, n_players = options["rounds_per_match"], options["players"]
@@ -54,14 +71,25 @@ class Command(BaseCommand):
         span = timedelta(weeks=options["weeks"])
         templates: list[dict[str, Any]] = []
         counts: dict[str, int] = {}
+        outcomes: dict[str, Any] = {}  # the engine's outcome per distinct document
         bar = tqdm(
             total=matches * per_match, desc="load_simulated", unit="round", file=self.stderr._out
         )
+        batch: list[dict[str, Any]] = []
         for index in range(matches):
             doc = self._document(index, options, templates)
             doc["players"] = rng.sample(handles, 4)
             doc["match_id"] = f"sim-{options['seed']}-{index}"
             doc["played_at"] = (end - span * rng.random()).isoformat()
+            if options["bulk"]:
+                batch.append(doc)
+                if len(batch) == BATCH or index == matches - 1:
+                    written = _bulk(club, batch, outcomes)
+                    counts["verified"] = counts.get("verified", 0) + written
+                    counts["exists"] = counts.get("exists", 0) + len(batch) - written
+                    bar.update(per_match * len(batch))
+                    batch = []
+                continue
             raw = json.dumps(doc, ensure_ascii=False).encode()
             upload = services.upload_match(club=club, raw=raw, uploaded_by=None)
             status = "exists"
@@ -91,3 +119,48 @@ class Command(BaseCommand):
         if distinct:
             templates.append(json.loads(json.dumps(doc)))
         return doc
+
+
+def _bulk(club: Club, docs: list[dict[str, Any]], outcomes: dict[str, Any]) -> int:
+    """Store and verify a batch of documents as uploads and the verification would, in one
+    transaction; the matches the club has already are left alone. Returns those written."""
+    stored = []
+    with transaction.atomic():
+        known = set(Match.objects.filter(
+            club=club, source_match_id__in=[d["match_id"] for d in docs]
+        ).values_list("source_match_id", flat=True))
+        docs = [d for d in docs if d["match_id"] not in known]
+        if not docs:
+            return 0
+        players = _club_players(club, sorted({h for d in docs for h in d["players"]}))
+        for doc in docs:
+            raw = json.dumps(doc, ensure_ascii=False).encode()
+            parsed = services.parse_document(raw)
+            rules, played_at = services.check_document(parsed)
+            canonical = canonical_bytes(parsed)
+            stored.append((parsed, Match(
+                club=club, raw=raw, raw_sha256=hashlib.sha256(raw).hexdigest(),
+                document=EncodedDocument(parsed, canonical),
+                content_sha256=hashlib.sha256(canonical).hexdigest(),
+                source_match_id=parsed.get("match_id"), ruleset=rules.to_json(),
+                ruleset_name=rules.preset_name, played_at=played_at,
+            )))  # fmt: skip
+        matches = Match.objects.bulk_create([m for _, m in stored])
+        Seat.objects.bulk_create(
+            Seat(match=m, seat=i, player=players[h])
+            for (doc, m) in stored for i, h in enumerate(doc["players"])
+        )
+        Round.objects.bulk_create(
+            Round(match=m, index=i, dealer=r["dealer"], event_count=len(r["events"]))
+            for (doc, m) in stored for i, r in enumerate(doc["rounds"])
+        )
+        engine = {}
+        for doc, match in stored:
+            # who sat where is no input of the engine's: a copy's outcome is its template's
+            key = json.dumps({**doc, "players": None, "match_id": None, "played_at": None},
+                             sort_keys=True)
+            if key not in outcomes:
+                outcomes[key] = analysis_services.run_engine(doc)
+            engine[match.pk] = outcomes[key]
+        analysis_services.store_verified(matches, engine)
+    return len(matches)

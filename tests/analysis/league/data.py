@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from itertools import count
 from typing import Any
 
+from analysis import books
 from analysis.models import Payment, RoundSettlement, SeatResult, Verification
 from records.models import Club, Match, Player, Round, Seat
 from xuezhan.rules import Rules
@@ -87,6 +88,7 @@ def settled_match(
         totals=totals,
         report={},
     )
+    books.refresh_matches([match.pk])  # as the verification does
     return match
 
 
