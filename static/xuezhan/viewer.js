@@ -412,10 +412,10 @@
   function renderCentre(frame) {
     var wall = frame.wall_remaining;
     $("wall-count").textContent = wall !== undefined && wall !== null ? fmt(T.wall, { count: wall }) : "";
-    var facts = [];
-    if (Array.isArray(data.dice)) facts.push(fmt(T.dice, { dice: data.dice.join(" + ") }));
-    facts.push(fmt(T.dealer_is, { name: nameOf(data.dealer) }));
-    $("table-facts").textContent = facts.join(" · ");
+    var facts = $("table-facts");  // each fact whole on its line where the middle is narrow
+    facts.textContent = "";
+    if (Array.isArray(data.dice)) facts.appendChild(make("span", null, fmt(T.dice, { dice: data.dice.join(" + ") })));
+    facts.appendChild(make("span", null, fmt(T.dealer_is, { name: nameOf(data.dealer) })));
     var order = frame.win_order || [];
     $("win-order").textContent = order.length
       ? fmt(T.win_order, { names: order.map(nameOf).join(" → ") }) : T.no_win;

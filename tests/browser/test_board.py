@@ -34,7 +34,7 @@ def verified(club: Any, upload: Any) -> Any:
 
 
 def _step(page: Any) -> int:
-    return int(re.search(r"step=(\d+)", page.url)[1])  # type: ignore[index]
+    return int(re.search(r"#step=(\d+)", page.url)[1])  # type: ignore[index]
 
 
 def _reaches(page: Any, step: int) -> bool:
@@ -208,6 +208,29 @@ def test_screenshots_of_the_table_with_the_review(visit: Any, club: Any, verifie
             page.wait_for_function("document.documentElement.classList.contains('tile-faces')")
             page.locator("#step-review .decision").first.wait_for()
             page.screenshot(path=str(SHOTS / f"table-{language}-{width}.png"), full_page=True)
+            if language == "zh-Hans":  # docs/img's: the table and the panel, in one screen
+                phone = width < 700
+                page.set_viewport_size({"width": width, "height": 860 if phone else 1000})
+                top = page.locator("#board").bounding_box()["y"] - 40 if phone else 0
+                page.evaluate("y => window.scrollTo(0, y)", top)
+                page.screenshot(path=str(SHOTS / f"board-{'phone' if phone else 'desktop'}.png"))
             page.select_option("#see-as", "1")
             page.keyboard.press("End")
             page.screenshot(path=str(SHOTS / f"end-{language}-{width}.png"), full_page=True)
+
+
+def test_the_table_and_its_review_read_in_chinese_and_fit_a_phone(
+    visit: Any, club: Any, verified: Any
+) -> None:
+    from tests.browser.test_every_page import OVERFLOW, STACKED, TEXT, _latin
+
+    match = verified("rob_kong_chengdu.json")
+    names = {*match.document["players"], club.name, "mia"}  # people and the club
+    page = visit("mia", f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/?step=13&review=1",
+                 width=390, language="zh-Hans")
+    page.locator("#step-review .decision").first.wait_for()
+    for step in (13, 18, 19):
+        page.evaluate("n => { location.hash = 'step=' + n; }", step)
+        assert _reaches(page, step)
+        assert _latin(page.evaluate(TEXT), names) == [], step
+        assert page.evaluate(OVERFLOW) == [] and page.evaluate(STACKED) == [], step
