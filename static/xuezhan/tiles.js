@@ -31,7 +31,7 @@
       node.setAttribute("role", "img");
       node.setAttribute("aria-label", api.label(tile) + (title ? " — " + title : ""));
       if (title) node.title = title;
-      if (good && api.supported) node.appendChild(face("tile-" + tile));
+      if (good && api.supported) node.appendChild(faceSvg("tile-" + tile));
       var rank = document.createElement("b");
       rank.textContent = good ? tile[0] : "?";
       var suit = document.createElement("i");
@@ -49,7 +49,7 @@
     // ``callback()`` once the faces are on (at once if they are already)
     onReady: function (callback) { if (api.ready) callback(); else listeners.push(callback); }
   };
-  function face(id) {
+  function faceSvg(id) {
     var svg = document.createElementNS(SVG, "svg");
     svg.setAttribute("class", "face");
     svg.setAttribute("aria-hidden", "true");
@@ -59,10 +59,27 @@
     svg.appendChild(use);
     return svg;
   }
-  api.face = face;
+  // A face alone, sized by the caller's font, for a page with its own tile boxes (the score
+  // sheet's keypad, static/xuezhan/sheet.js): null until the sprite is in the page, and
+  // the caller then draws its text tile.
+  api.face = function (tile, label) {
+    if (!api.ready || !api.isTile(tile)) return null;
+    var svg = faceSvg("tile-" + tile);
+    svg.setAttribute("class", "tile-face-svg");
+    svg.removeAttribute("aria-hidden");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", label || api.label(tile));
+    svg.style.width = "1.5em";
+    svg.style.height = "2em";
+    return svg;
+  };
   window.XuezhanTiles = api;
 
+  // the sprite: data-sprite on the script tag, else tiles.svg beside tiles.js
   var url = script && script.getAttribute("data-sprite");
+  if (!url && script && /tiles(\.[0-9a-f]+)?\.js(\?.*)?$/.test(script.src)) {
+    url = script.src.replace(/tiles(\.[0-9a-f]+)?\.js(\?.*)?$/, "tiles.svg");
+  }
   if (!url || !api.supported || !window.fetch) return;
   fetch(url, { credentials: "same-origin" })
     .then(function (response) {

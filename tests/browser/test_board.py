@@ -190,6 +190,9 @@ def test_a_swipe_on_a_phone_steps(visit: Any, club: Any, verified: Any) -> None:
     assert _step(page) == 4
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390  # the table fits the phone
+    clipped = page.evaluate("""() => [...document.querySelectorAll('.centre p, .seat header')]
+      .filter(el => el.scrollWidth > el.clientWidth + 1).map(el => el.textContent)""")
+    assert clipped == []
 
 
 @pytest.mark.skipif(not os.environ.get("XZ_BOARD_SHOTS"), reason="screenshots on demand: "
