@@ -21,6 +21,7 @@ from django.utils.translation import pgettext
 
 from analysis import labels, sentences
 from analysis.models import Payment, Violation
+from analysis.templatetags.tiles import tile_names
 from records.access import member_or_404
 from records.models import Match, Round, Seat
 from xuezhan.errors import XuezhanError
@@ -43,8 +44,13 @@ def violation_step(code: str, event_index: int | None, last_step: int) -> int:
     return 0 if code in _DEAL_CODES else last_step
 
 
-def viewer_url(club_id: int, match_id: int, round_index: int, step: int | None = None) -> str:
+def viewer_url(club_id: int, match_id: int, round_index: int, step: int | None = None,
+               review: bool = False) -> str:
+    """The viewer of a round (``round_index`` from 0) at ``step``; ``review``: with the
+    review panel open (``?step=K&review=1``, as the match report links a decision)."""
     url = reverse("pages:round-viewer", args=[club_id, match_id, round_index + 1])
+    if review:
+        return url + ("?review=1" if step is None else f"?step={step}&review=1")
     return url if step is None else f"{url}#step={step}"
 
 
@@ -87,6 +93,10 @@ def script_text() -> dict[str, str]:
         "ming_meld": pgettext("meld", "direct kong"),
         "jia_meld": pgettext("meld", "added kong"),
         "an_meld": pgettext("meld", "concealed kong"),
+        "mark_win": pgettext("timeline mark", "win"),
+        "mark_kong": pgettext("timeline mark", "kong"),
+        "mark_violation": pgettext("timeline mark", "violation"),
+        "mark_mistake": _("{name}: {verdict}, {count} 进张 lost"),
         **review_text(),
     }
 
@@ -103,6 +113,7 @@ def review_text() -> dict[str, str]:
         "review_ukeire": _("Tile acceptance (进张): {count} unseen"),
         "review_loss": _("{count} unseen 进张 fewer than the best"),
         "review_alternatives": _("Best options:"),
+        "review_best": _("Best:"),
         "review_option": _("shanten {shanten}, {count} unseen"),
         "review_pass": pgettext("review option", "pass"),
         "review_peng": pgettext("review option", "peng"),
@@ -182,6 +193,7 @@ def round_viewer(request: HttpRequest, club_id: int, match_id: int, number: int)
         "frames": frames, "violations": violations,
         "labels": {kind: labels.table(kind) for kind in ("pattern", "add_on", "suit")},
         "text": script_text(),
+        "tile_names": tile_names(),
         "review_url": reverse("api:round-review", args=[club_id, match_id, index]),
     }
     context["names"] = names

@@ -480,4 +480,6 @@ def replay_frames(doc: dict[str, Any], round_index: int) -> list[Frame]:
     frames = [framer.deal(walk.deal_problems)]
     frames.extend(framer.step(index, action, found) for index, action, found, _ in walk)
     frames[-1]["problems"].extend(problem_json(p) for p in walk.end_problems)
+    if walk.table.over:  # closing the last claim window ended the round: no one is to act
+        frames[-1]["to_act"] = None
     return frames
