@@ -10,6 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from tests.browser.conftest import ARTEFACTS
+from tests.browser.test_every_page import TEXT, _chinese, _latin
 from tests.browser.test_phone import WIDE
 
 pytestmark = pytest.mark.browser
@@ -25,6 +26,17 @@ def between(page: Any, first: str, last: str) -> dict[str, float]:
     width = page.evaluate("() => document.documentElement.clientWidth")
     return {"x": 0, "y": a["y"] + scroll - 8, "width": width,
             "height": b["y"] + b["height"] - a["y"] + 16}
+
+
+def words_of_the_other_language(page: Any, language: str) -> list[str]:
+    """Latin words on a Chinese page, Chinese on an English one (test_every_page's rules;
+    the names and match ids are the simulator's)."""
+    from records.models import Match, Player
+
+    names = set(Player.objects.values_list("handle", flat=True)) | {"Chengdu Tuesday", "mia"}
+    names |= {m for m in Match.objects.values_list("source_match_id", flat=True) if m}
+    text = page.evaluate(TEXT)
+    return _latin(text, names) if language.startswith("zh") else _chinese(text)
 
 
 @pytest.fixture
@@ -68,6 +80,7 @@ def test_the_match_page_and_the_report_fit_the_screen(
     assert page.locator("ul.legend li").count() == 4
     assert page.locator("tr.review-seat").count() == 4
     assert page.evaluate(WIDE) == []
+    assert words_of_the_other_language(page, language) == []
     chart = page.locator("svg.score-chart").bounding_box()
     assert chart is not None and chart["width"] <= width
     tag = f"{language}-{width}"
@@ -77,6 +90,7 @@ def test_the_match_page_and_the_report_fit_the_screen(
     page.wait_for_load_state("load")
     assert page.locator("table.review-worst tr.worst").count() > 0
     assert page.evaluate(WIDE) == []
+    assert words_of_the_other_language(page, language) == []
     page.screenshot(path=str(ARTEFACTS / f"review-report-{tag}.png"), full_page=True,
                     clip=between(page, "h1", "table.review-worst"))
     assert page.errors == []
