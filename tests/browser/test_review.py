@@ -94,3 +94,25 @@ def test_the_match_page_and_the_report_fit_the_screen(
     page.screenshot(path=str(ARTEFACTS / f"review-report-{tag}.png"), full_page=True,
                     clip=between(page, "h1", "table.review-worst"))
     assert page.errors == []
+
+
+def test_the_statistics_review_figure_leads_to_the_players_matches_and_their_reports(
+    visit: Any, club: Any, reviewed: int
+) -> None:
+    from records.models import Player
+
+    player = Player.objects.filter(club=club).order_by("handle").first()
+    assert player is not None
+    page = visit("mia", f"/clubs/{club.pk}/players/{player.pk}/stats/", width=390,
+                 language="zh-Hans")
+    page.locator("#headline-best_discard_rate a.review-link").click()
+    page.wait_for_load_state("load")
+    assert page.url.endswith(f"/clubs/{club.pk}/players/{player.pk}/review/")
+    assert page.locator("tr.review-match").count() == 1
+    assert page.evaluate(WIDE) == []
+    assert words_of_the_other_language(page, "zh-Hans") == []
+    page.screenshot(path=str(ARTEFACTS / "review-player-zh-Hans-390.png"), full_page=True)
+    page.locator("tr.review-match a").first.click()
+    page.wait_for_load_state("load")
+    assert page.url.endswith(f"/clubs/{club.pk}/matches/{reviewed}/review/")
+    assert page.errors == []
