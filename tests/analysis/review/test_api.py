@@ -125,3 +125,18 @@ def test_the_match_review_is_in_the_openapi_schema(client: Any) -> None:
     schema = client.get("/api/v1/schema/").content.decode()
     assert "/api/v1/clubs/{club_id}/matches/{match_id}/review/" in schema
     assert "MatchReview" in schema and "WorstDecision" in schema
+
+
+def test_a_score_sheet_has_no_review_and_says_so_with_422(
+    club: Any, cast: Any, api_client: Any, uploaded: Any
+) -> None:
+    sheet = {
+        "format": "xuezhan-sheet", "version": 1, "ruleset": "chengdu",
+        "players": ["a", "b", "c", "d"], "played_at": "2026-11-05T20:00:00+08:00",
+        "rounds": [{"dealer": 0, "events": [
+            {"type": "win", "seat": 1, "from": 3, "tile": "9m", "pattern": "qing_yi_se"}]}],
+    }  # fmt: skip
+    match_id = uploaded(sheet)
+    response = report(api_client, cast["mia"], club, match_id)
+    assert response.status_code == 422
+    assert response.json()["status"] == "unavailable"
