@@ -69,7 +69,19 @@ def per_discard(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
 
 
-def seat_rows(seats: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+def first_ready(club_id: int, match_id: int, ready: dict[str, Any] | None
+                ) -> dict[str, Any] | None:
+    """When a seat was first ready, linked to that step: its waits and their unseen copies."""
+    if not ready:
+        return None
+    return {"round_number": ready["round"] + 1, "step": ready["event"] + 1,
+            "url": step_url(club_id, match_id, ready["round"], ready["event"]),
+            "waits": " ".join(tiles_text(t) for t in ready.get("waits", [])),
+            "unseen": ready.get("unseen", 0)}
+
+
+def seat_rows(club_id: int, match_id: int, seats: list[dict[str, Any]],
+              names: list[str]) -> list[dict[str, Any]]:
     """Each seat's summary as shown: shares as percentages, mistakes by kind by name."""
     return [
         {
@@ -80,7 +92,7 @@ def seat_rows(seats: list[dict[str, Any]], names: list[str]) -> list[dict[str, A
             "per_discard": per_discard(s["ukeire_lost_per_discard"]),
             "mistakes": [(str(KINDS.get(k, k)), n) for k, n in s["mistakes"].items()],
             "mistake_count": sum(s["mistakes"].values()), "passed_wins": s["passed_wins"],
-            "first_ready": s.get("first_ready"),
+            "first_ready": first_ready(club_id, match_id, s.get("first_ready")),
         }
         for s in seats
     ]
@@ -114,7 +126,7 @@ def review_context(club_id: int, match: Match, shown: int) -> dict[str, Any]:
     except XuezhanError:
         worst = []  # the summaries are stored: show them without the decisions
     rows = worst_rows(club_id, match.pk, worst, review.players)
-    seats = seat_rows(review.seats, review.players)
+    seats = seat_rows(club_id, match.pk, review.seats, review.players)
     for seat in seats:
         seat["worst"] = next((w for w in rows if w["seat"] == seat["seat"]), None)
     context.update(review_seats=seats, review_worst=rows[:shown],

@@ -36,6 +36,13 @@ def test_the_report_page_lists_the_worst_decisions_each_opening_its_step_with_th
            f"?step={top['event'] + 1}&amp;review=1")
     assert url in page.content.decode()
     assert len(page.context["review_seats"]) == 4 and len(page.context["rounds"]) == 3
+    # each seat's first ready turn opens its step, as the stored summary names it
+    stored = Verification.objects.get(match_id=match_id).review["seats"]
+    for seat, shown in zip(stored, page.context["review_seats"], strict=True):
+        ready = seat["first_ready"]
+        if ready:
+            assert shown["first_ready"]["url"].endswith(
+                f"/rounds/{ready['round'] + 1}/?step={ready['event'] + 1}&review=1")
 
 
 def test_the_report_page_is_for_members_only(club: Any, cast: Any, uploaded: Any) -> None:
