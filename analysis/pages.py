@@ -13,6 +13,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from analysis import labels, selectors, sentences, services, viewer
+from analysis.review import charts as review_charts
+from analysis.review import pages as review_pages
+from analysis.review import selectors as review_selectors
 from analysis.tasks import verify_match
 from records import services as records_services
 from records.access import member_or_404, require_admin
@@ -63,9 +66,11 @@ def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
     verification = getattr(match, "verification", None)
     totals = []
     violations: list[dict[str, Any]] = []
+    extra: dict[str, Any] = {}
     if verification is not None:
         totals = [{"name": names.get(i, i), "total": t} for i, t in enumerate(verification.totals)]
         violations = _violations(club_id, match, verification.violations.all(), names)
+        extra = _chart_and_review(club_id, match, [names[i] for i in sorted(names)], sheet)
     return render(
         request,
         "analysis/match_detail.html",
@@ -81,8 +86,26 @@ def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
             "is_admin": membership.has_role(Membership.Role.ADMIN),
             "duplicate": request.GET.get("duplicate") == "1",
             "sheet": sheet,
+            **extra,
         },
     )
+
+
+def _chart_and_review(club_id: int, match: Match, names: list[str], sheet: bool
+                      ) -> dict[str, Any]:
+    """The running totals as a chart (a line per player) with its legend, and each seat's
+    review summary with the match's worst decisions (a score sheet has no review)."""
+    lines = review_selectors.score_lines(match)
+    out: dict[str, Any] = {
+        "score_chart": review_charts.score_chart(
+            lines, names, _("Running totals by round"), _("round {number}")),
+        "score_legend": [{"seat": seat, "name": name, "total": lines[seat][-1]}
+                         for seat, name in enumerate(names)],
+    }
+    if not sheet:
+        out.update(review_pages.review_context(club_id, match,
+                                               review_pages.WORST_ON_MATCH_PAGE))
+    return out
 
 
 def _violations(club_id: int, match: Match, rows: Any, names: dict[int, str]) -> list[

@@ -10,6 +10,7 @@ import analysis.exports.urls
 import analysis.league.nights.urls
 import analysis.league.sheets.urls
 import analysis.league.urls
+import analysis.review.urls
 import analysis.stats.urls
 import analysis.urls
 import records.bulk.urls
@@ -22,9 +23,9 @@ from records.signin import ThrottledLoginView
 
 #: every feature's routes, in one order for the API and the pages
 FEATURES = (
-    records.urls, records.bulk.urls, records.webhooks.urls, analysis.urls, analysis.stats.urls,
-    analysis.league.urls, analysis.league.nights.urls, analysis.league.sheets.urls,
-    analysis.exports.urls,
+    records.urls, records.bulk.urls, records.webhooks.urls, analysis.urls, analysis.review.urls,
+    analysis.stats.urls, analysis.league.urls, analysis.league.nights.urls,
+    analysis.league.sheets.urls, analysis.exports.urls,
 )
 
 api: list[URLPattern | URLResolver] = [

@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
@@ -71,6 +72,8 @@ GROUPS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
     (_("Decision review"), ("best_discard_rate", "ukeire_lost_per_discard")),
 )
 OTHER = _("Other")
+#: the figures that link to the player's reviewed matches (analysis.review.pages)
+REVIEW_KEYS = frozenset({"best_discard_rate", "ukeire_lost_per_discard"})
 
 #: rates that are averages or counts per round, shown as numbers; every other rate is a
 #: share, shown as a percentage
@@ -264,6 +267,9 @@ def player_stats(request: HttpRequest, club_id: int, player_id: int) -> HttpResp
         "csv_query": _query_string(request, format="csv"),
         "json_query": _query_string(request),
         "rulesets": labels.table("ruleset"),
+        # the review's figures open the player's matches, the most 进张 lost first
+        "review_keys": REVIEW_KEYS,
+        "review_url": reverse("pages:player-review", args=[club.pk, player.pk]),
         **_charts(data),
     }
     return render(request, "stats/player.html", context)
