@@ -589,6 +589,5 @@
   var opening = stepFrom(window.location.hash);
   if (opening === null) opening = stepFrom(window.location.search);
   go(opening === null ? 0 : opening);
-  if (Tiles) Tiles.onReady(function () { root.classList.add("faces"); });
   root.classList.add("ready");
 })();

@@ -237,3 +237,27 @@ def test_the_table_and_its_review_read_in_chinese_and_fit_a_phone(
         assert _reaches(page, step)
         assert _latin(page.evaluate(TEXT), names) == [], step
         assert page.evaluate(OVERFLOW) == [] and page.evaluate(STACKED) == [], step
+
+
+def test_the_keyboard_hint_shows_only_where_there_is_a_keyboard(
+    browser: Any, site: Any, club: Any, verified: Any, visit: Any
+) -> None:
+    from tests.browser.conftest import PASSWORD
+
+    match = verified("rob_kong_chengdu.json")
+    url = f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/"
+    assert visit("mia", url).locator(".viewer .hint").is_visible()  # a desktop with a mouse
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                is_mobile=True)
+    try:
+        page = phone.new_page()
+        page.goto(f"{site.url}/accounts/login/")
+        page.fill("#id_username", "mia")
+        page.fill("#id_password", PASSWORD)
+        page.locator("main form button[type=submit]").click()
+        page.wait_for_url(re.compile(r".*/clubs/.*"))
+        page.goto(site.url + url)
+        assert page.evaluate("matchMedia('(pointer: coarse)').matches")
+        assert page.locator(".viewer .hint").is_hidden()
+    finally:
+        phone.close()
