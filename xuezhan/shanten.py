@@ -190,8 +190,11 @@ def shanten(counts: Sequence[int], melds: int = 0, void: int | None = None) -> i
         answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
     except KeyError:
         answers = _retry(_answers_of, a, b, c)
-    if 0 <= melds <= 4:
-        return answers[melds]
+    if melds >= 0:  # one comparison: a tuple of five says when melds is above 4
+        try:
+            return answers[melds]
+        except IndexError:
+            pass
     raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
 
 
@@ -211,8 +214,11 @@ def shanten_keys(keys: SuitKeys, melds: int = 0, void: int | None = None) -> int
         answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
     except KeyError:
         answers = _retry(_answers_of, a, b, c)
-    if 0 <= melds <= 4:
-        return answers[melds]
+    if melds >= 0:  # one comparison: a tuple of five says when melds is above 4
+        try:
+            return answers[melds]
+        except IndexError:
+            pass
     raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
 
 
@@ -342,8 +348,11 @@ def keys_shanten(keys: Sequence[bytes], melds: int = 0, void: int | None = None)
         answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
     except KeyError:
         answers = _retry(_answers_of, a, b, c)
-    if 0 <= melds <= _MAX_MELDS:
-        return answers[melds]
+    if melds >= 0:  # one comparison: a tuple of five says when melds is above 4
+        try:
+            return answers[melds]
+        except IndexError:
+            pass
     raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
 
 
