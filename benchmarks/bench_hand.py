@@ -18,7 +18,7 @@ load still does (caches shared with other processes) falls on both sides of a ba
 It checks that both give the same answers where the rules agree (seven pairs holding
 a four-of-a-kind are legal here, not in riichi, and are skipped) and prints the
 mismatch count, which must be 0, then one line a goal, met or NOT met. 向听 has its
-own benchmark, bench_shanten.py (it uses :func:`compare`, the older measure).
+own benchmark, bench_shanten.py (the same round-robin measure, :func:`run_pairs`).
 
     python benchmarks/bench_hand.py [--quick] [--seed N] [--batches N]
 """

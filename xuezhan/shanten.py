@@ -33,6 +33,16 @@ into another, and the answer for the three is one more look-up, so a call is fiv
 dictionary look-ups once the keys have been seen. Everything is filled in lazily and
 stays small: a suit key per distinct suit met, about a thousand profiles.
 
+**Speed and memory.** The four tables every shanten reads are plain dicts, read without
+a check: a miss raises ``KeyError``, the public function fills the entry it names and
+tries again (:func:`_retry`), so a warm call costs what precomputed per-suit tables cost
+(``benchmarks/bench_shanten.py`` measures both in one run; docs/benchmarks.md). Nothing
+is built at import: of the 5⁹ suit keys a table could be asked for, play meets a few
+tens of thousands. Every table is emptied when it reaches :data:`TABLE_LIMIT` entries
+(the plain ones at :data:`PLAIN_LIMIT`, the same), so memory is bounded whatever stream
+of hands comes: about 115 MB at most for the tables keyed by suit keys, while those keyed
+by profiles settle at some 20,000 entries each (docs/review.md).
+
 >>> from xuezhan.tiles import counts_of, parse_tiles
 >>> shanten(counts_of(parse_tiles("123m456m789m234p55p")))
 -1
@@ -190,8 +200,11 @@ def shanten(counts: Sequence[int], melds: int = 0, void: int | None = None) -> i
         answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
     except KeyError:
         answers = _retry(_answers_of, a, b, c)
-    if 0 <= melds <= 4:
-        return answers[melds]
+    if melds >= 0:  # one comparison: a tuple of five says when melds is above 4
+        try:
+            return answers[melds]
+        except IndexError:
+            pass
     raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
 
 
@@ -211,8 +224,11 @@ def shanten_keys(keys: SuitKeys, melds: int = 0, void: int | None = None) -> int
         answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
     except KeyError:
         answers = _retry(_answers_of, a, b, c)
-    if 0 <= melds <= 4:
-        return answers[melds]
+    if melds >= 0:  # one comparison: a tuple of five says when melds is above 4
+        try:
+            return answers[melds]
+        except IndexError:
+            pass
     raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
 
 
@@ -342,8 +358,11 @@ def keys_shanten(keys: Sequence[bytes], melds: int = 0, void: int | None = None)
         answers = _ANSWER[_PAIR[_LEFT[a] + _RIGHT[b]] + _RIGHT[c]]
     except KeyError:
         answers = _retry(_answers_of, a, b, c)
-    if 0 <= melds <= _MAX_MELDS:
-        return answers[melds]
+    if melds >= 0:  # one comparison: a tuple of five says when melds is above 4
+        try:
+            return answers[melds]
+        except IndexError:
+            pass
     raise ShantenInputError(f"melds must be 0 to 4, not {melds!r}")
 
 
