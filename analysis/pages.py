@@ -20,6 +20,7 @@ from analysis.tasks import verify_match
 from records import services as records_services
 from records.access import member_or_404, require_admin
 from records.models import Match, Membership
+from records.names import visible
 
 
 @login_required
@@ -28,7 +29,8 @@ def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
     match = selectors.club_matches_with_results(membership.club).filter(pk=match_id).first()
     if match is None:
         raise Http404("No such match.")
-    names = {seat.seat: seat.player.handle for seat in match.seats.all()}
+    # handles as shown: invisible characters written out, in the sentences and the script too
+    names = {seat.seat: visible(seat.player.handle) for seat in match.seats.all()}
     # a score sheet has no tiles to replay: its rounds link to the round as written down
     sheet = Match.objects.filter(pk=match.pk, document__format="xuezhan-sheet").exists()
     rounds: list[dict[str, Any]] = []

@@ -24,6 +24,7 @@ from analysis.models import Payment, Violation
 from analysis.templatetags.tiles import tile_names
 from records.access import member_or_404
 from records.models import Match, Round, Seat
+from records.names import visible
 from xuezhan.errors import XuezhanError
 from xuezhan.replay import replay_frames
 
@@ -156,8 +157,9 @@ def round_viewer(request: HttpRequest, club_id: int, match_id: int, number: int)
         raise Http404("No such round.")
     if match.document.get("format") == "xuezhan-sheet":  # no tiles: the round as written
         return redirect("pages:sheet-round", club_id=club_id, match_id=match_id, number=number)
-    names = [s.player.handle for s in Seat.objects.filter(match=match).select_related("player")
-             .order_by("seat")]
+    # handles as shown: invisible characters written out, in the sentences and the script too
+    names = [visible(s.player.handle) for s in Seat.objects.filter(match=match)
+             .select_related("player").order_by("seat")]
     round_count = Round.objects.filter(match=match).count()
     context: dict[str, Any] = {
         "club": membership.club, "match": match, "number": number, "round_count": round_count,

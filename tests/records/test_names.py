@@ -94,3 +94,17 @@ def test_a_night_name_or_a_new_handle_at_the_door_with_an_unsafe_character_is_re
     client.force_login(cast["adam"])
     client.post(f"/clubs/{club.pk}/nights/", {"new_players": "zoe\u202e", "name": "Friday"})
     assert not Player.objects.filter(handle="zoe\u202e").exists()
+
+
+def test_a_match_page_and_its_round_viewer_write_out_a_stored_handle_s_invisible_characters(
+        club: Any, cast: Any, client: Any, upload: Any) -> None:
+    doc = make_document(7)
+    match = upload(doc)
+    Player.objects.filter(club=club, handle=doc["players"][0]).update(handle="ali\u202ece")
+    client.force_login(cast["mia"])
+    base = f"/clubs/{club.pk}/matches/{match.pk}/"
+    for url in (base, f"{base}rounds/1/"):
+        page = client.get(url).content.decode()
+        assert "\u202e" not in page and "ali\\u202ece" in page, url
+    viewer = client.get(f"{base}rounds/1/").content.decode()
+    assert "ali\\\\u202ece" in viewer  # in the script's data too, where JSON would decode it

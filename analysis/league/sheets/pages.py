@@ -35,6 +35,7 @@ from analysis.tasks import verify_match
 from records.access import member_or_404
 from records.errors import DocumentError
 from records.models import Club, Match, Player, Round, Seat
+from records.names import visible
 from records.permissions import signed_in
 from xuezhan.rules import PRESETS
 from xuezhan.sheet import IMPLIED
@@ -259,8 +260,8 @@ def sheet_round(request: HttpRequest, club_id: int, match_id: int, number: int
     rounds = match.document.get("rounds", [])
     if not 1 <= number <= len(rounds):
         raise Http404("No such round.")
-    names = [s.player.handle for s in Seat.objects.filter(match=match)
-             .select_related("player").order_by("seat")]
+    names = [visible(s.player.handle) for s in Seat.objects.filter(match=match)
+             .select_related("player").order_by("seat")]  # invisible characters written out
     round_doc = rounds[number - 1]
     row = Round.objects.filter(match=match, index=number - 1).select_related(
         "settlement").first()
