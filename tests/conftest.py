@@ -56,6 +56,17 @@ def _fresh_cache(request: pytest.FixtureRequest) -> None:
         cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _site_language() -> Iterator[None]:
+    """Each test starts in the site's default language: a test that switches to zh-Hans
+    (a page rendered for a Chinese browser, a task in a club's language) must not leave the
+    next test's messages in Chinese."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
 @pytest.fixture
 def make_user(db: Any) -> Callable[[str], Any]:
     from django.contrib.auth import get_user_model
