@@ -518,3 +518,24 @@ def test_a_chinese_match_page_words_every_payment_in_chinese(
     for name in ("查花猪", "查叫", "退税"):  # each named once: the label, then the sentence
         assert f"{name}</span>：流局时" in page and f"{name}：{name}" not in page
     assert " pays " not in page and "still in the round" not in page
+
+
+def test_the_match_page_shows_payments_into_the_pot_as_the_clubs_own_line(
+    member: Any, club: Any, upload: Any
+) -> None:
+    from analysis import services
+    from analysis.league import selectors as league
+    from xuezhan.sim.simulate import simulate_match
+
+    doc = simulate_match(0, 4, {"false_win": {"penalty": 4, "to": "pot"},
+                                "flower_pig_payees": "pot"})
+    match = upload(doc)
+    services.verify_match(match_id=match.pk)
+    pots = [-sum(r.settlement.deltas) for r in match.rounds.all()]
+    assert any(pots)
+    page = member.get(f"/clubs/{club.pk}/matches/{match.pk}/").content.decode()
+    assert page.count("Paid into the club's pot") == sum(1 for p in pots if p)
+    # the club's books settle the players' balances with the pot as one more party
+    book = league.club_ledger(club)
+    assert book.pot == sum(pots)
+    assert all(b.handle != "the club's pot" for b in book.balances)
