@@ -64,6 +64,9 @@ OTHER_VALUES: dict[str, tuple[dict[str, Any], ...]] = {
     "patterns": ({"patterns": {"qing_yi_se": None, "dui_dui_hu": 3, "tian_hu": None}},),
     "add_ons": ({"add_ons": {"gen": None, "jin_gou_diao": 1, "hai_di_lao_yue": 1,
                              "hai_di_pao": 1, "men_qing": 1, "zhong_zhang": 1}},),
+    "false_win": ({"false_win": {"penalty": 8, "to": "each_other_player"}},
+                  {"false_win": {"penalty": "cap", "to": "pot"}, "max_fan": 3}),
+    "exclusions": ({"exclusions": [["qi_dui", "gang_shang_hua"], ["dui_dui_hu", "gen"]]},),
 }
 #: scenarios that steer a round to a kong's replacement win or a heavenly hand now and
 #: then (the robbed kong's and the multiple win's take seconds to steer: too slow here)
