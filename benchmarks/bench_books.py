@@ -74,6 +74,8 @@ def main() -> int:
         return _serve(args)
     if args.synthetic:
         return _synthetic(args)
+    if args.write_cost:
+        return _write_cost(args)
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.get_or_create(username="bench")[0]
     for size in args.sizes:
@@ -199,6 +201,45 @@ def _storage(sizes: list[int]) -> None:
             total += per
             print(f"  {table:28s} {per:8.1f} MB")
     print(f"  {'all told':28s} {total:8.1f} MB")
+
+
+# --- what the books add to a verification ---
+
+
+def _write_cost(args: argparse.Namespace) -> int:
+    """Verify batches of 8 verified matches again (``verify_matches(force=True)``, as the
+    worker's batches; rolled back), timing ``books.refresh_matches`` inside it: the books'
+    share of a verification. Needs matches with documents (a ``load_simulated`` club)."""
+    from analysis import services as verification
+
+    ids = list(Match.objects.filter(status="verified").exclude(raw=b"")
+               .values_list("pk", flat=True))
+    rng = random.Random(args.seed)
+    spent: list[float] = []
+    refresh = books.refresh_matches
+
+    def timed(match_ids: Any) -> None:
+        start = time.process_time()
+        refresh(match_ids)
+        spent.append((time.process_time() - start) * 1000)
+
+    books.refresh_matches = timed  # type: ignore[assignment]
+    totals = []
+    print(f"load average {_load()} at the start; {len(ids)} matches to draw from")
+    for _ in range(args.write_cost):
+        batch = rng.sample(ids, 8)
+        with transaction.atomic():
+            start = time.process_time()
+            verification.verify_matches(match_ids=batch, force=True)
+            totals.append((time.process_time() - start) * 1000)
+            transaction.set_rollback(True)
+    books.refresh_matches = refresh  # type: ignore[assignment]
+    share = sum(spent) / sum(totals)
+    print(f"verify_matches of 8 (CPU): median {statistics.median(totals):.1f} ms; "
+          f"books.refresh_matches in it: median {statistics.median(spent):.1f} ms, "
+          f"{share:.1%} of the verification's CPU ({len(totals)} batches)")
+    print(f"load average {_load()} at the end")
+    return 0
 
 
 # --- clubs of the books' rows alone, at any size in seconds ---
@@ -380,6 +421,10 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--requests", type=int, default=40)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--serve", action="store_true", help="time only (the web process)")
+    parser.add_argument(
+        "--write-cost", type=int, default=0,
+        help="batches of 8 matches verified again (rolled back): the books' share of it",
+    )
     parser.add_argument(
         "--synthetic", type=int, nargs="*",
         help="round counts of clubs made of the books' rows alone (SQL), e.g. 10000 1000000",

@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Protocol
 
+from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Sum
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -58,11 +59,10 @@ def counted(include_accepted: bool) -> Q:
 
 
 def _in_dates(season: Season) -> QuerySet[Match]:
-    return Match.objects.filter(
-        club=season.club,
-        played_at__date__gte=season.starts_on,
-        played_at__date__lte=season.ends_on,
-    )
+    """The club's matches played in the season's dates (UTC days, as the books' rows)."""
+    first = datetime.combine(season.starts_on, time.min, tzinfo=UTC)
+    after = datetime.combine(season.ends_on + timedelta(days=1), time.min, tzinfo=UTC)
+    return Match.objects.filter(club=season.club, played_at__gte=first, played_at__lt=after)
 
 
 @dataclass(frozen=True)
@@ -135,14 +135,19 @@ def season_match_ids(season: Season) -> list[int]:
 
 
 def season_other_ruleset_matches(season: Season) -> QuerySet[Match]:
-    """Matches in the season's dates under another ruleset: listed apart, not counted."""
-    same = [
-        pk
-        for pk, rules in _in_dates(season).values_list("pk", "ruleset")
-        if rules == season.ruleset
-    ]
-    assigned = SeasonMatch.objects.filter(season=season).values_list("match_id", flat=True)
-    return _in_dates(season).exclude(pk__in=same).exclude(pk__in=assigned).defer("raw", "document")
+    """Matches in the season's dates under another ruleset: listed apart, not counted.
+
+    PostgreSQL compares the rulesets as ``jsonb`` (the order of the options means nothing
+    to it); elsewhere they are compared in Python (JSON text differs by key order)."""
+    in_dates = _in_dates(season)
+    assigned = SeasonMatch.objects.filter(season=season).values("match_id")
+    if connection.vendor == "postgresql":
+        other = in_dates.exclude(ruleset=season.ruleset)
+    else:
+        same = [pk for pk, rules in in_dates.values_list("pk", "ruleset")
+                if rules == season.ruleset]
+        other = in_dates.exclude(pk__in=same)
+    return other.exclude(pk__in=Subquery(assigned)).defer("raw", "document")
 
 
 def _complete_rounds(match_ids: Iterable[int]) -> Q:
