@@ -33,6 +33,7 @@ class AnalysisConfig(AppConfig):
         match_needs_verifying.connect(queue_verification, dispatch_uid="analysis.verify")
         # a club's statistics' days are its zone's: a new zone sums them again
         pre_save.connect(follow_zone_change, sender=Club, dispatch_uid="analysis.zone")
+        pre_save.connect(books.follow_zone_change, sender=Club, dispatch_uid="analysis.books.zone")
         verdict_stored.connect(queue_review, dispatch_uid="analysis.review")
         # the club books follow the verdicts (the verification does not call them)
         verdict_stored.connect(rate_after_verdicts, dispatch_uid="analysis.league.rate")

@@ -17,14 +17,15 @@ import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Iterable
-from datetime import UTC, date
+from datetime import date
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Count, Q, Sum
 
 from analysis.models import BookDay, BookMatch, MatchAcceptance, MatchVoid, Payment, SeatResult
-from records.models import Match, Seat
+from records.models import Club, Match, Seat
 
 #: the advisory-lock namespace of the (club, day) keys of BookDay (PostgreSQL's two-int form)
 LOCK_SPACE = 0x424B53  # "BKS"
@@ -119,6 +120,23 @@ def rebuild_club(club_id: int) -> None:
     BookDay.objects.bulk_create(_days(found), batch_size=1000)
 
 
+def follow_zone_change(sender: Any, instance: Club, **kwargs: Any) -> None:
+    """Before a club is saved with another time zone: once that commits, its rows are made
+    again, so that their days are the new zone's (a season's dates are the club's days)."""
+    if instance.pk is None:
+        return
+    before = Club.objects.filter(pk=instance.pk).values_list("time_zone", flat=True).first()
+    if before is None or before == instance.time_zone:
+        return
+    club_id = instance.pk
+
+    def rebuild() -> None:
+        with transaction.atomic():
+            rebuild_club(club_id)
+
+    transaction.on_commit(rebuild)
+
+
 def _lock(keys: set[tuple[int, date]]) -> None:
     """Hold each (club, day) until the transaction ends, taken in one order: two
     verifications of one club's day would otherwise each sum it without the other's match.
@@ -150,7 +168,7 @@ def match_rows(ids: list[int]) -> list[BookMatch]:
     voided = set(MatchVoid.objects.filter(match_id__in=ids).values_list("match_id", flat=True))
     matches = {}
     for m in Match.objects.filter(pk__in=ids).values(
-        "pk", "club_id", "status", "played_at", "uploaded_at", "ruleset"
+        "pk", "club_id", "club__time_zone", "status", "played_at", "uploaded_at", "ruleset"
     ):
         kind = _kind(m["status"], m["pk"] in accepted, m["pk"] in voided)
         if kind is not None:
@@ -177,7 +195,8 @@ def match_rows(ids: list[int]) -> list[BookMatch]:
             rows.append(BookMatch(
                 match_id=match_id, club_id=m["club_id"], player_id=player, seat=seat,
                 kind=kind, ruleset_key=key, played_at=m["played_at"], when=when,
-                day=when.astimezone(UTC).date(), rounds=facts["rounds"], net=facts["net"],
+                day=when.astimezone(ZoneInfo(m["club__time_zone"])).date(),  # the club's day
+                rounds=facts["rounds"], net=facts["net"],
                 deal_ins=facts["deal_ins"], place=place, span=span, vs=facts["vs"],
             ))  # fmt: skip
     return rows

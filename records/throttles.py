@@ -29,10 +29,9 @@ from django.conf import settings
 from django.core.cache import cache as shared_cache
 from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 
-from records.names import sign_in_identity
-
 from records.dependencies import CACHE, DependencyUnavailable
 from records.metrics import UPLOAD_THROTTLE_UNAVAILABLE
+from records.names import sign_in_identity
 
 _REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 log = logging.getLogger(__name__)

@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Protocol
+from zoneinfo import ZoneInfo
 
 from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Sum
@@ -59,9 +60,11 @@ def counted(include_accepted: bool) -> Q:
 
 
 def _in_dates(season: Season) -> QuerySet[Match]:
-    """The club's matches played in the season's dates (UTC days, as the books' rows)."""
-    first = datetime.combine(season.starts_on, time.min, tzinfo=UTC)
-    after = datetime.combine(season.ends_on + timedelta(days=1), time.min, tzinfo=UTC)
+    """The club's matches played in the season's dates (days of the club's time zone, as
+    the books' rows)."""
+    zone = ZoneInfo(season.club.time_zone)
+    first = datetime.combine(season.starts_on, time.min, tzinfo=zone)
+    after = datetime.combine(season.ends_on + timedelta(days=1), time.min, tzinfo=zone)
     return Match.objects.filter(club=season.club, played_at__gte=first, played_at__lt=after)
 
 
@@ -123,8 +126,8 @@ def season_scope(season: Season) -> _Scope:
 
 
 def season_matches(season: Season) -> QuerySet[Match]:
-    """The season's matches that count: in its dates (UTC) under its ruleset, or assigned
-    by hand; a subquery, not a list of ids."""
+    """The season's matches that count: in its dates (the club's days) under its ruleset,
+    or assigned by hand; a subquery, not a list of ids."""
     ids = season_scope(season).matches().filter(seat=0).values("match_id")
     return Match.objects.filter(pk__in=Subquery(ids))
 
@@ -523,7 +526,8 @@ def _net_until(scope: _Scope, moment: datetime | None) -> dict[int, int]:
     edge = BookMatch.objects.none()
     extras = scope.extras().filter(rounds__gt=0)
     if moment is not None:
-        cut = moment.astimezone(UTC).date()
+        zone = Club.objects.values_list("time_zone", flat=True).get(pk=scope.club_id)
+        cut = moment.astimezone(ZoneInfo(zone)).date()  # the books' days are the club's
         days = days.filter(day__lt=cut)
         edge = BookMatch.objects.filter(scope.dated(), day=cut, when__lt=moment, rounds__gt=0)
         extras = extras.filter(when__lt=moment)

@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -53,11 +54,13 @@ def snapshot(club: Club) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
 def summed_standings(season: Season) -> list[tuple[Any, ...]]:
     """The standings as they were computed before the books' rows: from the settlements of
     the counted matches (selectors.match_results), movement by ranking twice."""
-    in_dates = Match.objects.filter(
-        club=season.club, played_at__date__gte=season.starts_on,
-        played_at__date__lte=season.ends_on,
-    )
-    dated = [pk for pk, rules in in_dates.values_list("pk", "ruleset") if rules == season.ruleset]
+    with timezone.override(season.club.time_zone):  # a season's days are the club's
+        in_dates = Match.objects.filter(
+            club=season.club, played_at__date__gte=season.starts_on,
+            played_at__date__lte=season.ends_on,
+        )
+        dated = [pk for pk, rules in in_dates.values_list("pk", "ruleset")
+                 if rules == season.ruleset]
     assigned = list(SeasonMatch.objects.filter(season=season).values_list("match_id", flat=True))
     ids = sorted(Match.objects.filter(pk__in=dated + assigned)
                  .filter(selectors.counted(season.include_accepted)).values_list("pk", flat=True))
@@ -248,3 +251,23 @@ def test_a_bulk_load_writes_exactly_what_uploads_and_verification_write(
     assert len(one_by_one["match"]) == 12 and one_by_one["book_day"]
     for table, rows in one_by_one.items():
         assert bulk[table] == rows, table
+
+
+def test_a_book_day_is_the_club_s_day_and_follows_a_new_time_zone(
+    cast: dict[str, Any], django_capture_on_commit_callbacks: Any,
+) -> None:
+    from records.services import set_club_time_zone, upload_match
+
+    club = Club.objects.create(name="zones", time_zone="Asia/Shanghai")
+    doc = documents(2)[0]
+    doc["played_at"] = "2026-11-03T18:30:00+00:00"  # 02:30 on 4 November in Chengdu
+    match = upload_match(club=club, raw=dumps(doc), uploaded_by=cast["adam"]).match
+    verification.verify_match(match_id=match.pk)
+    assert set(BookMatch.objects.filter(match=match).values_list("day", flat=True)) == {
+        date(2026, 11, 4)}
+    with django_capture_on_commit_callbacks(execute=True):
+        set_club_time_zone(club=club, time_zone="UTC")
+    assert set(BookMatch.objects.filter(match=match).values_list("day", flat=True)) == {
+        date(2026, 11, 3)}
+    assert set(BookDay.objects.filter(club=club).values_list("day", flat=True)) == {
+        date(2026, 11, 3)}
