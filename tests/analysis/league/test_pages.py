@@ -77,7 +77,8 @@ def test_the_standings_page_ranks_players_and_offers_print_and_csv(
     assert page.status_code == 200
     assert text.index("<td>b</td>") < text.index("<td>a</td>")  # b leads after day two
     assert "▲3" in text and "▼3" in text
-    assert "@media print" in text and "format=csv" in text
+    # printing: a link site.js wires (no inline script), the print rules in site.css
+    assert "data-print" in text and "format=csv" in text and "<style" not in text
 
 
 def test_the_standings_page_names_its_tie_breaks_in_the_page_language(
