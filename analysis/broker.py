@@ -49,6 +49,6 @@ def send(task: Any, *args: Any, **kwargs: Any) -> bool:
         task.delay(*args, **kwargs)
     except BrokerError as exc:
         log.warning("the broker is away: the sweep will send this again",
-                    extra={"task": task.name, "args": list(args), "error": repr(exc)})
+                    extra={"task": task.name, "task_args": list(args), "error": repr(exc)})
         return False
     return True

@@ -10,9 +10,20 @@ from __future__ import annotations
 from typing import Any
 
 PROBLEM = "DocumentError"  # the component of records.serializers.DocumentErrorSerializer
+#: the largest id (records/converters.py: at most 18 digits, below 2**63)
+MAX_ID = 999_999_999_999_999_999
+
+
+def bounded_int(low: int, high: int) -> dict[str, Any]:
+    """An integer parameter's schema with the bounds the server checks (low and high
+    included): a value the schema allows is never refused for its size."""
+    return {"type": "integer", "minimum": low, "maximum": high}
+
 
 _REASONS = {
-    "400": "Bad request: a parameter or the body is not valid; ``errors`` names each problem.",
+    "400": "Bad request: a parameter or the body is not valid, or the change would break a "
+    "rule of the club (removing its last owner, answering an invitation already answered or "
+    "revoked); ``errors`` names each problem.",
     "401": "Not signed in, or the token is unknown or expired.",
     "403": "Signed in, but the role is not enough (or the CSRF check failed).",
     "404": "No such object, or not in one of your clubs (or no such page of a list).",
@@ -22,6 +33,8 @@ _REASONS = {
     "413": "Over the upload limit (``limit``, in bytes).",
     "415": "The body's media type is not one the operation reads.",
     "429": "Too many requests; wait ``retry_after`` seconds (also the Retry-After header).",
+    "503": "A dependency is away for a moment (``dependency``: cache, broker or database); "
+    "try again after ``retry_after`` seconds (also the Retry-After header).",
 }
 _WRITES = ("post", "put", "patch")
 
@@ -51,8 +64,12 @@ def _statuses(method: str, operation: dict[str, Any]) -> list[str]:
         p.get("name") == "page" for p in parameters
     ):
         codes.append("404")
-    if "requestBody" in operation or any(p.get("in") == "query" for p in parameters):
+    # a write or a delete may break a rule of the club (the last owner, an answered
+    # invitation) even without a body to be invalid
+    if ("requestBody" in operation or method in (*_WRITES, "delete")
+            or any(p.get("in") == "query" for p in parameters)):
         codes.append("400")
     if "requestBody" in operation or method in _WRITES:
         codes += ["413", "415"]
+    codes.append("503")  # any request may meet the cache, broker or database away
     return codes

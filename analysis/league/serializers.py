@@ -140,7 +140,10 @@ class BalanceSerializer(serializers.Serializer[Balance]):
     money = serializers.SerializerMethodField()
     money_detail = MoneySerializer(source="money", allow_null=True)
 
-    @extend_schema_field(OpenApiTypes.DECIMAL)
+    # null without a point value (the ledger then counts points only)
+    @extend_schema_field(
+        serializers.DecimalField(max_digits=24, decimal_places=2, allow_null=True)
+    )
     def get_money(self, balance: Balance) -> str | None:
         return None if balance.money is None else str(balance.money.rounded)
 

@@ -9,10 +9,13 @@ connected in ``AnalysisConfig.ready``. The task keeps the name it had when it li
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from celery import shared_task
 from django.core.cache import cache
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from analysis.league import services
 from analysis.league.nights import services as nights
@@ -33,7 +36,9 @@ def _ratings_key(club_id: int) -> str:
 @shared_task(name="analysis.tasks.recompute_ratings", **DURABLE)
 def recompute_ratings(club_id: int) -> int:
     """Rate the club's matches again from scratch (after a match is added or corrected)."""
-    cache.delete(_ratings_key(club_id))  # verdicts from now on queue another run
+    # verdicts from now on queue another run; the cache away, they queue one anyway
+    with contextlib.suppress(RedisConnectionError, RedisTimeoutError):
+        cache.delete(_ratings_key(club_id))
     return services.recompute_ratings(club_id=club_id)
 
 
@@ -45,7 +50,11 @@ def rate_club_soon(club_id: int) -> None:
     key before it reads, so a verdict committed after that queues another.
     """
     key = _ratings_key(club_id)
-    if not cache.add(key, 1, RATINGS_QUEUED_SECONDS):
+    try:
+        fresh = cache.add(key, 1, RATINGS_QUEUED_SECONDS)
+    except (RedisConnectionError, RedisTimeoutError):
+        fresh = True  # the cache is away: queue it anyway (a duplicate costs one more run)
+    if not fresh:
         return
     try:
         recompute_ratings.delay(club_id)

@@ -10,6 +10,10 @@ from rest_framework import serializers
 
 from analysis.labels import label
 from analysis.stats import figures
+from records.schema import MAX_ID
+
+#: the largest ``min_rounds`` (the schema states it: analysis/stats/views.py)
+MAX_MIN_ROUNDS = 1_000_000_000
 
 
 class StatsQuerySerializer(serializers.Serializer[Any]):
@@ -33,6 +37,7 @@ class StatsQuerySerializer(serializers.Serializer[Any]):
         fields["with"] = serializers.IntegerField(
             required=False,
             min_value=1,
+            max_value=MAX_ID,
             source="with_player",
             help_text="a co-player's id: only rounds they sat in",
         )
@@ -59,7 +64,9 @@ class StatsQuerySerializer(serializers.Serializer[Any]):
 
 class LeaderboardQuerySerializer(StatsQuerySerializer):
     stat = serializers.ChoiceField(figures.stat_keys(), default="net_per_round")
-    min_rounds = serializers.IntegerField(min_value=0, default=figures.LOW_SAMPLE)
+    min_rounds = serializers.IntegerField(
+        min_value=0, max_value=MAX_MIN_ROUNDS, default=figures.LOW_SAMPLE
+    )
     order = serializers.ChoiceField(["desc", "asc"], default="desc")
 
 

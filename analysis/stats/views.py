@@ -14,6 +14,7 @@ from rest_framework.response import Response
 
 from analysis.stats import figures
 from analysis.stats.serializers import (
+    MAX_MIN_ROUNDS,
     LeaderboardQuerySerializer,
     PlayerStatsSerializer,
     StatLeaderboardSerializer,
@@ -22,6 +23,7 @@ from analysis.stats.serializers import (
 )
 from records.models import Player
 from records.permissions import ClubMixin
+from records.schema import MAX_ID, bounded_int
 from records.tables import (
     Table,
     TableNegotiation,
@@ -50,7 +52,7 @@ _STATS_PARAMS = [
     OpenApiParameter("from", OpenApiTypes.DATE, description="first day, inclusive"),
     OpenApiParameter("to", OpenApiTypes.DATE, description="last day, inclusive"),
     OpenApiParameter("ruleset", OpenApiTypes.STR, description="ruleset preset name"),
-    OpenApiParameter("with", OpenApiTypes.INT, description="only rounds with this co-player"),
+    OpenApiParameter("with", bounded_int(1, MAX_ID), description="only rounds with this co-player"),
     OpenApiParameter("include_illegal", OpenApiTypes.BOOL, description="count illegal matches"),
     *format_parameter(),
 ]
@@ -100,7 +102,7 @@ class Leaderboard(StatsMixin, generics.GenericAPIView[Player]):
         parameters=[
             *_STATS_PARAMS,
             OpenApiParameter("stat", OpenApiTypes.STR, enum=figures.stat_keys()),
-            OpenApiParameter("min_rounds", OpenApiTypes.INT),
+            OpenApiParameter("min_rounds", bounded_int(0, MAX_MIN_ROUNDS)),
             OpenApiParameter("order", OpenApiTypes.STR, enum=["desc", "asc"]),
         ],
         responses=table_responses(StatLeaderboardSerializer),

@@ -105,3 +105,30 @@ def test_every_page_loads_without_a_content_security_policy_violation(
     context.close()
     assert missing == []
     assert violations == {}
+
+
+def test_a_delete_asks_first_without_an_inline_handler(
+    visit: Any, club: Any, upload: Any
+) -> None:
+    """The match page's delete asks through site.js (data-confirm): dismissed, the match
+    stays; accepted, it goes."""
+    from records.models import Match
+    from tests.records.documents import make_document
+
+    match = upload(make_document(1))
+    page = visit("adam", f"/clubs/{club.pk}/matches/{match.pk}/")
+    asked: list[str] = []
+
+    def dismiss(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", dismiss)
+    page.locator("form[data-confirm] button[type=submit]").click()
+    page.wait_for_timeout(300)
+    assert asked and Match.objects.filter(pk=match.pk).exists()
+    page.once("dialog", lambda dialog: dialog.accept())
+    with page.expect_navigation():
+        page.locator("form[data-confirm] button[type=submit]").click()
+    assert not Match.objects.filter(pk=match.pk).exists()
+    assert page.errors == []

@@ -155,3 +155,16 @@ def test_a_new_pool_process_has_long_enough_to_say_it_is_up(settings: Any) -> No
 
     assert app.conf.worker_proc_alive_timeout == settings.CELERY_WORKER_PROC_ALIVE_TIMEOUT
     assert app.conf.worker_proc_alive_timeout >= 30
+
+
+def test_a_verdict_while_the_cache_is_away_still_queues_its_clubs_ratings(
+    cache_away: None, club: Any, monkeypatch: Any
+) -> None:
+    from analysis.league import services, tasks
+
+    sent: list[int] = []
+    monkeypatch.setattr(tasks.recompute_ratings, "delay", sent.append)
+    tasks.rate_club_soon(club.pk)
+    assert sent == [club.pk]
+    monkeypatch.setattr(services, "recompute_ratings", lambda club_id: 0)
+    assert tasks.recompute_ratings.apply(args=[club.pk]).get() == 0  # runs without the cache

@@ -12,7 +12,6 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, status
 from rest_framework.exceptions import ValidationError
@@ -36,6 +35,7 @@ from analysis.league.serializers import SettleUpSerializer
 from analysis.models import Night, NightMatch
 from records.models import Membership, Player
 from records.permissions import ClubMixin, signed_in
+from records.schema import bounded_int
 
 ADMIN = Membership.Role.ADMIN
 
@@ -214,9 +214,9 @@ class NightProposals(ClubMixin, generics.GenericAPIView[Night]):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("hours", OpenApiTypes.INT, description="Gap between matches "
+            OpenApiParameter("hours", bounded_int(1, 12), description="Gap between matches "
                              "of one night, 1–12 (default 3)."),
-            OpenApiParameter("days", OpenApiTypes.INT, description="How far back, 1–366 "
+            OpenApiParameter("days", bounded_int(1, 366), description="How far back, 1–366 "
                              "(default 60)."),
         ],
         responses={200: ProposalSerializer(many=True)},

@@ -78,7 +78,8 @@ def test_the_standings_page_ranks_players_and_offers_print_and_csv(
     # b leads after day two
     assert text.index("<td><bdi>b</bdi></td>") < text.index("<td><bdi>a</bdi></td>")
     assert "▲3" in text and "▼3" in text
-    assert "@media print" in text and "format=csv" in text
+    # printing: a link site.js wires (no inline script), the print rules in site.css
+    assert "data-print" in text and "format=csv" in text and "<style" not in text
 
 
 def test_the_standings_page_names_its_tie_breaks_in_the_page_language(
