@@ -216,10 +216,10 @@ class Standings:
 
 def match_results(match_ids: list[int]) -> list[MatchResult]:
     """Per match and player: net, complete rounds and deal-ins, from three aggregates."""
-    days = {
-        pk: (played or uploaded).date()
-        for pk, played, uploaded in Match.objects.filter(pk__in=match_ids).values_list(
-            "pk", "played_at", "uploaded_at"
+    days = {  # the club's days, as the books' rows
+        pk: (played or uploaded).astimezone(ZoneInfo(zone)).date()
+        for pk, played, uploaded, zone in Match.objects.filter(pk__in=match_ids).values_list(
+            "pk", "played_at", "uploaded_at", "club__time_zone"
         )
     }
     results = {pk: MatchResult(pk, days[pk], {}, {}) for pk in match_ids}
