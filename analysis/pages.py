@@ -63,6 +63,8 @@ def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
                     }
                     for s in round_.seat_results.all()
                 ],
+                # the round's one line (the page shows rounds collapsed)
+                "winners": sum(1 for s in round_.seat_results.all() if s.won),
             }
         )
     verification = getattr(match, "verification", None)
