@@ -7,6 +7,10 @@ STAMP  := $(VENV)/.installed-stamp
 
 .PHONY: install lint test run serve bench clean
 
+# two test processes (the machines have two cores); the tests of the real broker share one
+# process (tests/conftest.py groups them). PYTEST_ARGS= runs them in one process.
+PYTEST_ARGS ?= -n 2 --dist loadgroup
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip

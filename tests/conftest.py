@@ -39,6 +39,15 @@ def eager_tasks() -> Iterator[None]:
     celery_app.conf.task_always_eager = before
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``make test`` runs two processes), the tests that use the real
+    broker run in one process, one after another: they share its Redis database (a worker
+    started by one test would take another test's messages, a flush would drop them)."""
+    for item in items:
+        if item.get_closest_marker("broker"):
+            item.add_marker(pytest.mark.xdist_group("broker"))
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _catalogues() -> None:
     """The zh-Hans pages need the compiled catalogue (`make install` compiles it too)."""
