@@ -119,7 +119,7 @@ def test_next_mistake_lands_on_a_step_the_review_lists_as_worse(
     worse = sorted({d["event"] + 1 for d in decisions if d["verdict"] in ("worse", "void_held")})
     assert len(worse) >= 2
     button = page.locator("#next-mistake")
-    page.wait_for_function("!document.getElementById('next-mistake').disabled")
+    page.wait_for_function("() => !document.getElementById('next-mistake').disabled")
     assert page.locator(".timeline .tick.mark-mistake").count() == len(worse)
     assert page.locator("#step-list li.mark-mistake").count() == len(worse)
     button.click()
@@ -163,7 +163,7 @@ def test_tiles_have_drawn_faces_and_names(visit: Any, club: Any, verified: Any) 
     match = verified("rob_kong_chengdu.json")
     page = visit("mia", f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/#step=end",
                  language="zh-Hans")
-    page.wait_for_function("document.documentElement.classList.contains('tile-faces')")
+    page.wait_for_function("() => document.documentElement.classList.contains('tile-faces')")
     tile = page.locator('.seat[data-seat="0"] .hand .tile').first
     assert re.fullmatch("[一二三四五六七八九][万筒条]", tile.get_attribute("aria-label") or "")
     assert tile.locator("svg.face use").count() == 1 and tile.locator("b").is_hidden()
@@ -208,7 +208,8 @@ def test_screenshots_of_the_table_with_the_review(visit: Any, club: Any, verifie
         for width in (390, 1280):
             page = visit("mia", f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/"
                          f"?step={step}&review=1", width=width, language=language)
-            page.wait_for_function("document.documentElement.classList.contains('tile-faces')")
+            page.wait_for_function(
+                "() => document.documentElement.classList.contains('tile-faces')")
             page.locator("#step-review .decision").first.wait_for()
             page.screenshot(path=str(SHOTS / f"table-{language}-{width}.png"), full_page=True)
             if language == "zh-Hans":  # docs/img's: the table and the panel, in one screen

@@ -99,7 +99,7 @@ def test_space_plays_and_pauses(visit: Any, club: Any, verified: Any) -> None:
     page.select_option("#speed", "200")
     page.locator("body").click(position={"x": 5, "y": 5})
     page.keyboard.press(" ")
-    page.wait_for_function("location.hash.match(/step=(\\d+)/)[1] >= 3")
+    page.wait_for_function("() => (location.hash.match(/step=(\\d+)/) || [])[1] >= 3")
     page.keyboard.press(" ")
     paused = _step(page)
     page.wait_for_timeout(600)
@@ -137,7 +137,7 @@ def test_the_language_switch_keeps_the_step(visit: Any, club: Any, verified: Any
     assert page.locator("#step-label").inner_text().startswith("第 4 /")
     assert re.search("摸|打出", page.locator("#step-text").inner_text())
     page.locator("#language-form button[value=en]").click()
-    page.wait_for_function("document.documentElement.lang === 'en'")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
     assert page.locator("#step-label").inner_text().startswith("Step 4 of")
 
 
