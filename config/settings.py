@@ -285,7 +285,7 @@ VERIFY_STUCK_AFTER_SECONDS = envint("VERIFY_STUCK_AFTER_SECONDS", 300)
 # A queued match whose message is not in the broker at all (the verification queue is
 # empty: Redis restarted empty, or was away when the match was stored) is re-queued after
 # VERIFY_LOST_AFTER_SECONDS instead: all verified within about a minute of Redis's return.
-VERIFY_LOST_AFTER_SECONDS = envint("VERIFY_LOST_AFTER_SECONDS", 30)
+VERIFY_LOST_AFTER_SECONDS = envint("VERIFY_LOST_AFTER_SECONDS", 20)
 VERIFY_MAX_ATTEMPTS = envint("VERIFY_MAX_ATTEMPTS", 5)
 # A verification task takes up to VERIFY_BATCH_SIZE - 1 more queued matches with its own and
 # writes them all in one transaction (their own messages then find them taken): under load
