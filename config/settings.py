@@ -412,9 +412,12 @@ CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://localhost/"
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "xuezhan")
-# Work derived from a verdict (the decision review, about 20 times a verification's cost,
-# and the club's ratings) waits in its own queue. A worker consumes both, verifications
-# first (queue_order_strategy below); `-Q review` makes a worker of reviews only.
+# Work that follows a verdict (the decision review, about 20 times a verification's cost,
+# the club's ratings and nights, the event pushes) waits in its own queue. A worker consumes
+# both, verifications first (queue_order_strategy below); `-Q review` makes a worker of
+# those only. The verification queue carries nothing else but the sweep, which reads an
+# empty queue as "the queued matches' messages are lost": a webhook sweep sent beside it by
+# beat kept it from ever seeing the queue empty (tests/analysis/test_faults.py).
 CELERY_REVIEW_QUEUE = os.environ.get("CELERY_REVIEW_QUEUE", "review")
 CELERY_TASK_QUEUES = {  # in this order: a worker of both polls verifications first
     CELERY_TASK_DEFAULT_QUEUE: {"routing_key": CELERY_TASK_DEFAULT_QUEUE},
@@ -424,6 +427,9 @@ CELERY_TASK_ROUTES = {
     "analysis.tasks.review_match": {"queue": CELERY_REVIEW_QUEUE},
     "analysis.tasks.review_matches": {"queue": CELERY_REVIEW_QUEUE},
     "analysis.tasks.recompute_ratings": {"queue": CELERY_REVIEW_QUEUE},
+    "analysis.league.tasks.attach_to_nights": {"queue": CELERY_REVIEW_QUEUE},
+    "records.webhooks.deliver": {"queue": CELERY_REVIEW_QUEUE},
+    "records.webhooks.send_due": {"queue": CELERY_REVIEW_QUEUE},
 }
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -27,11 +27,11 @@ from tests.analysis import test_worker
 from tests.analysis.test_worker import (
     Workers,
     _end_other_sessions,
-    _forget_routes,
     assert_verified_exactly_once,
     simulated,
     statuses,
     upload_all,
+    use_queues,
     wait_for,
 )
 from tests.conftest import needs_broker, needs_postgres
@@ -93,22 +93,25 @@ def redis_pair(transactional_db: Any, tmp_path: Path, settings: Any,
         "BACKEND": "config.cache.KeptClientRedisCache", "LOCATION": cache_url,
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }}  # fmt: skip
+    saved_url = celery_app.conf.broker_url
     monkeypatch.setattr(test_worker, "BROKER_URL", broker)  # what Workers gives a worker
+    # Celery reads CELERY_BROKER_URL from the environment before its own setting
+    # (celery.app.utils.Settings.broker_url): CI sets it, so it is pointed here too
+    monkeypatch.setenv("CELERY_BROKER_URL", broker)
     monkeypatch.setenv("CACHE_URL", cache_url)
     queue = f"xuezhan-test-{uuid.uuid4().hex[:10]}"
-    saved = (celery_app.conf.task_always_eager, celery_app.conf.task_default_queue,
-             celery_app.conf.broker_url)  # fmt: skip
-    celery_app.conf.task_always_eager = False
-    celery_app.conf.task_default_queue = queue
+    restore = use_queues(celery_app, queue)
     _point_at(celery_app, broker)
+    assert celery_app.connection_for_write().as_uri(include_password=True) == broker
     pool = Workers(queue, tmp_path)
     try:
         yield own, pool
     finally:
         pool.close()
         own.stop()
-        celery_app.conf.task_always_eager, celery_app.conf.task_default_queue, url = saved
-        _point_at(celery_app, url)
+        monkeypatch.undo()
+        restore()
+        _point_at(celery_app, saved_url)
         _end_other_sessions()
 
 
@@ -118,7 +121,6 @@ def _point_at(app: Any, url: str) -> None:
     app.conf.broker_url = url
     app._pool = None
     app.amqp._producer_pool = None
-    _forget_routes(app)
 
 
 def test_uploads_during_a_redis_outage_are_stored_and_verified_once_it_is_back(

@@ -62,6 +62,7 @@ class Workers:
             "DATABASE_URL": test_database_url(),
             "CELERY_BROKER_URL": BROKER_URL,
             "CELERY_QUEUE": self.queue,
+            "CELERY_REVIEW_QUEUE": after_queue(self.queue),
             "DJANGO_SETTINGS_MODULE": "config.settings",
         }
         if timings == "short":
@@ -81,7 +82,7 @@ class Workers:
                 "worker",
                 *WORKER_OPTIONS,
                 "-Q",
-                self.queue,
+                f"{self.queue},{after_queue(self.queue)}",
                 "-n",
                 f"{self.queue}-{len(self.procs)}@%h",
                 *extra,
@@ -111,25 +112,43 @@ class Workers:
 
 @pytest.fixture
 def workers(transactional_db: Any, tmp_path: Path) -> Iterator[Workers]:
-    """Tasks go to a fresh queue, served only by the workers this fixture starts."""
+    """Tasks go to fresh queues, served only by the workers this fixture starts."""
     import redis
 
     from config import celery_app
 
     queue = f"xuezhan-test-{uuid.uuid4().hex[:10]}"
-    saved = (celery_app.conf.task_always_eager, celery_app.conf.task_default_queue)
-    celery_app.conf.task_always_eager = False
-    celery_app.conf.task_default_queue = queue
-    _forget_routes(celery_app)
+    restore = use_queues(celery_app, queue)
     pool = Workers(queue, tmp_path)
     try:
         yield pool
     finally:
         pool.close()
-        celery_app.conf.task_always_eager, celery_app.conf.task_default_queue = saved
-        _forget_routes(celery_app)
-        redis.Redis.from_url(BROKER_URL).delete(queue)
+        restore()
+        redis.Redis.from_url(BROKER_URL).delete(queue, after_queue(queue))
         _end_other_sessions()
+
+
+def after_queue(queue: str) -> str:
+    """The test's own CELERY_REVIEW_QUEUE: what follows a verdict (settings.py)."""
+    return f"{queue}-after"
+
+
+def use_queues(app: Any, queue: str) -> Callable[[], None]:
+    """Run this process's tasks on real workers: verifications to ``queue``, the tasks
+    routed to the review queue to ``after_queue(queue)``. Returns what undoes it."""
+    saved = (app.conf.task_always_eager, app.conf.task_default_queue, app.conf.task_routes)
+    app.conf.task_always_eager = False
+    app.conf.task_default_queue = queue
+    app.conf.task_routes = {name: {**route, "queue": after_queue(queue)}
+                            for name, route in saved[2].items()}  # fmt: skip
+    _forget_routes(app)
+
+    def restore() -> None:
+        app.conf.task_always_eager, app.conf.task_default_queue, app.conf.task_routes = saved
+        _forget_routes(app)
+
+    return restore
 
 
 def _forget_routes(app: Any) -> None:

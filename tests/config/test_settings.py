@@ -188,3 +188,22 @@ def test_a_negative_prepare_threshold_keeps_prepared_statements_off(
     assert config.database("postgres://u@h/x")["OPTIONS"]["prepare_threshold"] is None
     monkeypatch.setenv("DATABASE_PREPARE_THRESHOLD", "0")
     assert config.database("postgres://u@h/x")["OPTIONS"]["prepare_threshold"] == 0
+
+
+def test_the_verification_queue_carries_only_verifications_and_the_sweep() -> None:
+    """docs/deploy.md, "Lost messages": the sweep reads an empty verification queue as
+    lost messages, so beat's other periodic tasks and everything that follows a verdict
+    go to the review queue."""
+    from django.conf import settings
+
+    from config import celery_app
+
+    celery_app.loader.import_default_modules()
+    ours = sorted(name for name in celery_app.tasks if not name.startswith("celery."))
+    default = settings.CELERY_TASK_DEFAULT_QUEUE
+    on_default = [name for name in ours
+                  if celery_app.amqp.router.route({}, name)["queue"].name == default]  # fmt: skip
+    assert on_default == ["analysis.tasks.sweep_stuck_matches", "analysis.tasks.verify_match"]
+    for entry in settings.CELERY_BEAT_SCHEDULE.values():
+        if entry["task"] != "analysis.tasks.sweep_stuck_matches":
+            assert entry["task"] not in on_default
