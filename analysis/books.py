@@ -53,14 +53,15 @@ def refresh_matches(match_ids: Iterable[int]) -> None:
         BookMatch.objects.filter(match_id__in=ids).delete()
     rows = match_rows(ids)
     BookMatch.objects.bulk_create(rows, batch_size=1000)
-    if old or connection.vendor != "postgresql":
+    if old:
         rebuild_days(old | {(r.club_id, r.day) for r in rows})
     else:  # counted nowhere yet: its sums only add (a first verification deletes nothing)
         _add_days(rows)
 
 
 def _add_days(rows: list[BookMatch]) -> None:
-    """Add these rows' sums to their day rows, creating those missing (PostgreSQL)."""
+    """Add these rows' sums to their day rows, creating those missing (an upsert: PostgreSQL,
+    and SQLite since 3.24)."""
     days = _days(_values(r) for r in rows)
     if not days:
         return
@@ -71,8 +72,8 @@ def _add_days(rows: list[BookMatch]) -> None:
     added = ", ".join(f"{c} = {table}.{c} + EXCLUDED.{c}" for c in SUMS)
     row = "(" + ", ".join(["%s"] * len(columns)) + ")"
     with connection.cursor() as cursor:
-        for start in range(0, len(days), 1000):  # well within PostgreSQL's 65,535 parameters
-            chunk = days[start : start + 1000]
+        for start in range(0, len(days), 500):  # within SQLite's 32,766 parameters too
+            chunk = days[start : start + 500]
             values = ", ".join([row] * len(chunk))
             cursor.execute(
                 f"INSERT INTO {table} ({', '.join(columns)}) VALUES {values} "

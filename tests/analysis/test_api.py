@@ -6,15 +6,9 @@ from typing import Any
 
 import pytest
 
-from tests.records.documents import dumps, illegal_document
+from tests.records.documents import dumps, illegal_document, simulated
 
 pytestmark = pytest.mark.django_db
-
-
-def simulated(seed: int, rounds: int = 2) -> dict[str, Any]:
-    from xuezhan.sim.simulate import simulate_match
-
-    return simulate_match(seed, rounds)
 
 
 @pytest.fixture

@@ -9,30 +9,9 @@ import pytest
 
 from analysis.models import Verification
 from analysis.serializers import RoundReviewSerializer
-from tests.records.documents import dumps
+from tests.records.documents import simulated
 
 pytestmark = pytest.mark.django_db
-
-
-def simulated(seed: int, rounds: int = 2) -> dict[str, Any]:
-    from xuezhan.sim.simulate import simulate_match
-
-    return simulate_match(seed, rounds)
-
-
-@pytest.fixture
-def uploaded(club: Any, cast: Any, api_client: Any,
-             django_capture_on_commit_callbacks: Any) -> Any:
-    def do(doc: Any) -> int:
-        with django_capture_on_commit_callbacks(execute=True):
-            response = api_client(cast["mia"]).generic(
-                "POST", f"/api/v1/clubs/{club.pk}/matches/", dumps(doc), "application/json"
-            )
-        assert response.status_code == 201, response.content
-        match_id: int = response.json()["id"]
-        return match_id
-
-    return do
 
 
 def test_the_verification_stores_each_seats_review_summary(uploaded: Any) -> None:

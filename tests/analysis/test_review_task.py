@@ -11,15 +11,9 @@ from django.db import OperationalError
 from analysis import services, tasks
 from analysis.models import Verification
 from records.models import Match
-from tests.records.documents import make_document
+from tests.records.documents import make_document, simulated
 
 pytestmark = pytest.mark.django_db
-
-
-def simulated(seed: int, rounds: int = 2) -> dict[str, Any]:
-    from xuezhan.sim.simulate import simulate_match
-
-    return simulate_match(seed, rounds)
 
 
 def expected_review(doc: dict[str, Any]) -> dict[str, Any]:

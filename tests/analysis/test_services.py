@@ -10,15 +10,9 @@ import xuezhan
 from analysis import leases, services
 from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
 from records.models import Match
-from tests.records.documents import illegal_document, make_document
+from tests.records.documents import illegal_document, make_document, simulated
 
 pytestmark = pytest.mark.django_db
-
-
-def simulated(seed: int, rounds: int = 2) -> dict[str, Any]:
-    from xuezhan.sim.simulate import simulate_match
-
-    return simulate_match(seed, rounds)
 
 
 def snapshot(match: Match) -> dict[str, Any]:

@@ -107,3 +107,10 @@ def data_documents() -> dict[str, Any]:
         except ValueError:
             continue
     return found
+
+
+def simulated(seed: int, rounds: int = 2) -> dict[str, Any]:
+    """A complete match the bots played (wins and settlements), ``rounds`` rounds long."""
+    from xuezhan.sim.simulate import simulate_match
+
+    return simulate_match(seed, rounds)

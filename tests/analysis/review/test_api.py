@@ -10,7 +10,7 @@ import pytest
 
 from analysis.models import Verification
 from analysis.review.serializers import MatchReviewSerializer
-from tests.analysis.review.conftest import simulated
+from tests.records.documents import simulated
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.test import Client
 
 from analysis.models import Verification
 from records.models import Player
-from tests.analysis.review.conftest import simulated
+from tests.records.documents import simulated
 
 pytestmark = pytest.mark.django_db
 
