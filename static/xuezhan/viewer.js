@@ -32,7 +32,10 @@
     });
   }
   function nameOf(seat) {
-    return seat !== null && seat !== undefined && names[seat] !== undefined ? names[seat] : "?";
+    // isolated (U+2068 … U+2069, as the |name_text filter does): a right-to-left name
+    // cannot reorder the sentence it is set in
+    return seat !== null && seat !== undefined && names[seat] !== undefined
+      ? "\u2068" + names[seat] + "\u2069" : "?";
   }
   function tileText(tile) {
     return typeof tile === "string" && tile.length === 2 ? tile[0] + (SUIT_CHAR[tile[1]] || tile[1]) : "?";

@@ -28,3 +28,28 @@ def test_a_stored_name_with_a_direction_override_is_shown_written_out_and_isolat
     ARTEFACTS.mkdir(parents=True, exist_ok=True)  # kept for a look, passed or failed
     page.screenshot(path=str(ARTEFACTS / f"names-{language}-{width}.png"))
     assert not page.errors
+
+
+@pytest.mark.parametrize("language", ["zh-Hans", "en"])
+def test_a_right_to_left_name_in_the_viewer_is_isolated_in_every_sentence(
+        visit: Any, club: Any, upload: Any, language: str) -> None:
+    """The viewer's script writes names into sentences (the dealer, the actions): each is
+    isolated like the |name filters do, and the seat's own label is a <bdi>."""
+    import json
+
+    from analysis import services
+    from tests.records.documents import DATA
+
+    doc = json.loads((DATA / "rob_kong_chengdu.json").read_text())
+    doc["players"][0] = "דוד"  # the dealer
+    match = upload(doc)
+    services.verify_match(match_id=match.pk)
+    page = visit("mia", f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/#step=1",
+                 language=language)
+    text = page.locator("main").inner_text()
+    assert "\u2068דוד\u2069" in text  # in the script's sentences
+    assert page.locator('.seat[data-seat="0"] .name bdi').inner_text() == "דוד"
+    # nowhere else bare: each other occurrence is a <bdi> of its own
+    bare = text.replace("\u2068דוד\u2069", "").count("דוד")
+    assert bare == page.locator("main bdi:visible", has_text="דוד").count()
+    assert not page.errors
