@@ -31,6 +31,11 @@ def _step(page: Any) -> int:
     return int(re.search(r"step=(\d+)", page.url)[1])  # type: ignore[index]
 
 
+def _text(page: Any, selector: str) -> str:
+    """An element's text without the isolates the viewer sets around names."""
+    return str(page.locator(selector).inner_text()).replace("\u2068", "").replace("\u2069", "")
+
+
 def _reaches(page: Any, step: int) -> bool:
     """Whether the viewer gets to ``step``: its script sets the URL's ``#step=`` after the
     key or the click, not before Playwright's next line runs (a loaded machine shows it)."""
@@ -56,7 +61,7 @@ def test_the_keyboard_and_the_slider_step_through_a_round(
     page.keyboard.press("End")
     assert _reaches(page, last)
     page.keyboard.press("Home")
-    assert _reaches(page, 0) and "The deal: alice deals" in page.locator("#step-text").inner_text()
+    assert _reaches(page, 0) and "The deal: alice deals" in _text(page, "#step-text")
     page.locator("#step-slider").fill("7")
     assert _reaches(page, 7) and page.locator("#step-label").inner_text() == f"Step 7 of {last}"
     tiles = page.locator('.seat[data-seat="0"] .hand .tile')
@@ -81,7 +86,7 @@ def test_the_viewer_draws_rivers_win_order_and_the_exchange_from_the_frames(
     assert seats.locator(".tile.claimed").count() == sum(
         1 for t in rivers if t["claimed_by"] is not None and not t["won_by"])
     names = doc["players"]
-    assert page.locator("#win-order").inner_text().endswith(
+    assert _text(page, "#win-order").endswith(
         " → ".join(names[s] for s in final["win_order"]))
     exchange = next(i for i, f in enumerate(frames) if f["action"]["type"] == "exchange")
     page.goto(page.url.split("#")[0] + f"#step={exchange}")
