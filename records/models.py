@@ -185,6 +185,10 @@ class Match(models.Model):
         ]
         indexes = [
             models.Index(fields=["club", "played_at"], name="match_club_played"),
+            # the match list, newest first, a page at a time (records.selectors.club_matches),
+            # and its ruleset filter's names (club_rulesets): O(a page) at any size
+            models.Index(fields=["club", "-uploaded_at", "-id"], name="match_club_uploaded"),
+            models.Index(fields=["club", "ruleset_name"], name="match_club_ruleset"),
             models.Index(fields=["status", "status_changed_at"], name="match_status_changed"),
             # the queue in order, for a verification taking more matches into its batch
             # (analysis.leases.claim_batch): O(the batch), however long the history

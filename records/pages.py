@@ -341,8 +341,7 @@ def match_list(request: HttpRequest, club_id: int) -> HttpResponse:
             "kept": kept,
             "filtered": any(query.values()),
             "players": selectors.club_players(club).values_list("handle", flat=True),
-            "rulesets": Match.objects.filter(club=club).order_by("ruleset_name")
-            .values_list("ruleset_name", flat=True).distinct(),
+            "rulesets": selectors.club_rulesets(club),
             "statuses": list(STATUS_FILTERS),
             "pending": any(m.status in Match.PENDING for m in page.object_list),
             "is_admin": is_admin,

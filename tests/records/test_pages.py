@@ -288,6 +288,24 @@ def test_the_match_list_filters_by_player_status_ruleset_date_and_id(
     assert listed("from=not-a-date&status=nonsense") == {plain.pk, other.pk}
 
 
+def test_the_ruleset_filter_offers_each_of_the_clubs_own_rulesets_once(
+    member: Any, club: Any, cast: Any, upload: Any
+) -> None:
+    """On PostgreSQL the names come from a skip scan of an index (records.selectors
+    .club_rulesets), elsewhere from a DISTINCT: the same names, in order."""
+    from records import services
+
+    other = services.create_club(name="Elsewhere", owner=cast["olga"])
+    for seed, ruleset in enumerate(["online", "chengdu", "online"]):
+        upload({**make_document(40 + seed), "ruleset": ruleset})
+    upload({**make_document(50), "ruleset": "online"}, to=other)
+    options = member.get(f"/clubs/{club.pk}/matches/").context["rulesets"]
+    assert list(options) == ["chengdu", "online"]
+    upload({**make_document(51), "ruleset": "chengdu"}, to=other)
+    assert list(member.get(f"/clubs/{club.pk}/matches/").context["rulesets"]) == [
+        "chengdu", "online"]
+
+
 def test_a_list_with_verifying_matches_refreshes_itself(
     member: Any, club: Any, upload: Any
 ) -> None:
