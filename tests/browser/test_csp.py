@@ -43,20 +43,8 @@ def every_url(ids: dict[str, Any]) -> list[tuple[str, str]]:
 
 @pytest.fixture
 def ids(demo: dict[str, Any]) -> dict[str, Any]:  # noqa: F811
-    """The demo's ids, a webhook endpoint's and a night's for their pages (a delivery's
-    only page is a form's target: any id)."""
-    from analysis.league.nights.services import create_night
-    from records.models import Club, Match, Membership
-    from records.webhooks import services
-
-    club = Club.objects.get(pk=demo["ids"]["club_id"])
-    admin = Membership.objects.get(club=club, role="admin").user
-    endpoint = services.create_endpoint(
-        club=club, url="https://example.com/hook", events=["match.verified"], by=admin
-    )
-    verified = Match.objects.filter(club=club, status="verified").values_list("pk", flat=True)
-    night = create_night(club=club, by=admin, matches=list(verified)[:2], name="Friday")
-    return {**demo["ids"], "webhook_id": endpoint.pk, "night_id": night.pk, "delivery_id": 1}
+    """The demo's ids: its webhook endpoint, delivery and night included (test_every_page)."""
+    return dict(demo["ids"])
 
 
 def test_the_policy_forbids_inline_script_framing_and_posting_elsewhere(client: Any) -> None:
