@@ -192,7 +192,7 @@ def _storage(sizes: list[int]) -> None:
         "analysis_pairday", "analysis_playermatch", "analysis_bookmatch", "analysis_bookday",
     ]
     print(f"storage per 100k rounds ({rounds} rounds in the database; the copies carry an "
-          "empty document):")
+          "empty document, {}):")
     total = 0.0
     with connection.cursor() as cursor:
         for table in tables:
@@ -212,7 +212,7 @@ def _write_cost(args: argparse.Namespace) -> int:
     share of a verification. Needs matches with documents (a ``load_simulated`` club)."""
     from analysis import services as verification
 
-    ids = list(Match.objects.filter(status="verified").exclude(raw=b"")
+    ids = list(Match.objects.filter(status="verified").exclude(raw=b"{}")
                .values_list("pk", flat=True))
     rng = random.Random(args.seed)
     spent: list[float] = []
