@@ -130,12 +130,14 @@ class Payment(models.Model):
         blank=True, default="", db_column="detail",
         help_text="The line, explained, where its params do not give it; else empty.",
     )
-    # the players behind the seats, for head-to-head statistics (docs/statistics.md)
+    # the players behind the seats, for head-to-head statistics (docs/statistics.md); no
+    # index of their own: every read of them names the rounds (payment_unique_ordinal), and
+    # a player is deleted only with the club, whose matches' rounds take the lines along
     payer_player = models.ForeignKey(
-        Player, null=True, on_delete=models.CASCADE, related_name="+"
+        Player, null=True, on_delete=models.CASCADE, related_name="+", db_index=False
     )
     payee_player = models.ForeignKey(
-        Player, null=True, on_delete=models.CASCADE, related_name="+"
+        Player, null=True, on_delete=models.CASCADE, related_name="+", db_index=False
     )
 
     class Meta:

@@ -9,8 +9,14 @@ then the total against the goal. The reference of the same run is the total itse
 figures are shares of the database, not times, so the load average matters little (printed
 all the same).
 
+``--cost N`` times, on N of the database's matches, what the compact forms cost in CPU
+against the replay of the same match (the verification's own work, the reference): packing
+each payment line's params and keeping its detail (the verification's write), compressing
+the upload's bytes (the upload), reading them back into the document (the verification's
+read) and the report rebuilt on demand (``Verification.report``: one replay).
+
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/xuezhan_storage \\
-        python benchmarks/bench_storage.py [--vacuum]
+        python benchmarks/bench_storage.py [--vacuum] [--cost 200]
 """
 
 from __future__ import annotations
@@ -18,7 +24,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -28,6 +36,11 @@ import django
 django.setup()
 
 from django.db import connection  # noqa: E402
+
+from analysis import compact, services  # noqa: E402
+from analysis.models import engine_report, stored_detail  # noqa: E402
+from records import fields  # noqa: E402
+from records.models import Match  # noqa: E402
 
 GOAL_MB = 330.0
 #: the tables that grow with the rounds (the clubs', players' and users' rows do not)
@@ -64,7 +77,47 @@ def main() -> int:
             total += _table(cursor, table, rounds, scale)
     verdict = "met" if total <= GOAL_MB else "NOT met"
     print(f"  {'all told':45s} {total:8.1f}   (goal ≤ {GOAL_MB:.0f} MB: {verdict})")
+    if args.cost:
+        _cost(args.cost)
     return 0
+
+
+def _cost(n: int) -> None:
+    """CPU per match of each compact form's work, against the match's replay."""
+    raws = [bytes(r) for r in Match.objects.order_by("pk").values_list("raw", flat=True)[:n]]
+    docs = [services._parse(raw) for raw in raws]
+    reports = [engine_report(doc) for doc in docs]
+    lines = [p for report in reports for r in report["rounds"] for p in r["payments"]]
+    packed = [fields.compress(raw) for raw in raws]
+    steps = {
+        "replay (the reference)": lambda: [engine_report(doc) for doc in docs],
+        "params packed, detail kept": lambda: [
+            (compact.dumps(p["params"]), stored_detail(p["reason"], p["params"], p["detail"]))
+            for p in lines
+        ],
+        "params read back (API)": lambda: [compact.loads(compact.dumps(p["params"]))
+                                           for p in lines],
+        "bytes compressed (upload)": lambda: [fields.compress(raw) for raw in raws],
+        "bytes read into the document": lambda: [services._parse(fields.decompress(b))
+                                                 for b in packed],
+    }  # fmt: skip
+    spent = {name: _best_of(3, step) / len(raws) for name, step in steps.items()}
+    reference = spent["replay (the reference)"]
+    print(
+        f"CPU per match ({len(raws)} matches, {len(lines) / len(raws):.0f} payment lines "
+        f"each; load average {_load()}):"
+    )
+    for name, seconds in spent.items():
+        print(f"  {name:32s} {seconds * 1000:8.2f} ms  {seconds / reference:6.3f}× the replay")
+
+
+def _best_of(repeat: int, step: Any) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        step()
+        best = min(best, time.process_time() - start)
+    return best
 
 
 def _table(cursor: object, table: str, rounds: int, scale: float) -> float:
@@ -104,6 +157,7 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument(
         "--vacuum", action="store_true", help="VACUUM FULL the tables first (after a migration)"
     )
+    parser.add_argument("--cost", type=int, default=0, help="time the compact forms on N matches")
     return parser.parse_args()
 
 

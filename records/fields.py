@@ -26,7 +26,7 @@ def decompress(stored: bytes) -> bytes:
     return zstandard.ZstdDecompressor().decompress(stored)
 
 
-class CompressedBinaryField(models.BinaryField):
+class CompressedBinaryField(models.BinaryField):  # type: ignore[type-arg]
     """Bytes stored compressed with zstd (:func:`compress`) and read back whole. Compressed
     bytes given are stored as they are (a bulk load compresses its rows itself)."""
 

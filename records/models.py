@@ -121,9 +121,9 @@ class Player(models.Model):
         return self.handle
 
 
-def document_of(raw: bytes) -> Any:
+def document_of(raw: bytes | memoryview) -> Any:
     """A stored upload's document: its bytes read as the upload read them (strict JSON)."""
-    return read_document(raw, max_depth=settings.UPLOAD_MAX_DEPTH)
+    return read_document(bytes(raw), max_depth=settings.UPLOAD_MAX_DEPTH)
 
 
 class Match(models.Model):

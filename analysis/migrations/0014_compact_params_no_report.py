@@ -12,6 +12,7 @@ the code that runs it), the details written out, and the params unpacked into ``
 import json
 from typing import Any
 
+import django.db.models.deletion
 from django.db import migrations, models
 
 import analysis.compact
@@ -83,6 +84,22 @@ def restore_details(apps: Any, schema_editor: Any) -> None:
     _details(schema_editor, lambda r, p, d: d or describe(r, p))
 
 
+def _toast_target(table: str, value: str) -> Any:
+    """PostgreSQL compresses a row's values once the row passes ``toast_tuple_target``
+    (2 KB by default): at 128 B the ruleset (~1.7 KB of JSON) is stored compressed too."""
+
+    def run(apps: Any, schema_editor: Any) -> None:
+        if schema_editor.connection.vendor == "postgresql":
+            setting = (
+                "RESET (toast_tuple_target)"
+                if value == "default"
+                else (f"SET (toast_tuple_target = {value})")
+            )
+            schema_editor.execute(f"ALTER TABLE {schema_editor.quote_name(table)} {setting}")
+
+    return run
+
+
 def fill_reports(apps: Any, schema_editor: Any) -> None:
     """Backward: each verification's report replayed from its match's document."""
     from analysis.models import engine_report  # the engine of the code that runs this
@@ -133,6 +150,29 @@ class Migration(migrations.Migration):
             ],
         ),
         migrations.RunPython(drop_details, restore_details),
+        # every read of the players' columns names the rounds first
+        migrations.AlterField(
+            model_name="payment",
+            name="payee_player",
+            field=models.ForeignKey(
+                db_index=False,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to="records.player",
+            ),
+        ),
+        migrations.AlterField(
+            model_name="payment",
+            name="payer_player",
+            field=models.ForeignKey(
+                db_index=False,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to="records.player",
+            ),
+        ),
         migrations.AlterField(
             model_name="verification",
             name="report",
@@ -142,4 +182,8 @@ class Migration(migrations.Migration):
         ),
         migrations.RunPython(migrations.RunPython.noop, fill_reports),
         migrations.RemoveField(model_name="verification", name="report"),
+        migrations.RunPython(
+            _toast_target("analysis_verification", "128"),
+            _toast_target("analysis_verification", "default"),
+        ),
     ]
