@@ -84,22 +84,6 @@ def restore_details(apps: Any, schema_editor: Any) -> None:
     _details(schema_editor, lambda r, p, d: d or describe(r, p))
 
 
-def _toast_target(table: str, value: str) -> Any:
-    """PostgreSQL compresses a row's values once the row passes ``toast_tuple_target``
-    (2 KB by default): at 128 B the ruleset (~1.7 KB of JSON) is stored compressed too."""
-
-    def run(apps: Any, schema_editor: Any) -> None:
-        if schema_editor.connection.vendor == "postgresql":
-            setting = (
-                "RESET (toast_tuple_target)"
-                if value == "default"
-                else (f"SET (toast_tuple_target = {value})")
-            )
-            schema_editor.execute(f"ALTER TABLE {schema_editor.quote_name(table)} {setting}")
-
-    return run
-
-
 def fill_reports(apps: Any, schema_editor: Any) -> None:
     """Backward: each verification's report replayed from its match's document."""
     from analysis.models import engine_report  # the engine of the code that runs this
@@ -114,6 +98,10 @@ def fill_reports(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
+    # each batch commits on its own (PostgreSQL refuses to alter a table whose rows this
+    # transaction changed); every data step is idempotent: an interrupted run is run again
+    atomic = False
+
     dependencies = [
         ("analysis", "0013_fill_books"),
         ("records", "0008_compressed_raw_no_document"),
@@ -182,8 +170,4 @@ class Migration(migrations.Migration):
         ),
         migrations.RunPython(migrations.RunPython.noop, fill_reports),
         migrations.RemoveField(model_name="verification", name="report"),
-        migrations.RunPython(
-            _toast_target("analysis_verification", "128"),
-            _toast_target("analysis_verification", "default"),
-        ),
     ]

@@ -34,22 +34,6 @@ def _rewrite(schema_editor: Any, change: Any) -> None:
             last = rows[-1][0]
 
 
-def _toast_target(table: str, value: str) -> Any:
-    """PostgreSQL compresses a row's values once the row passes ``toast_tuple_target``
-    (2 KB by default): at 128 B the ruleset (~1.7 KB of JSON) is stored compressed too."""
-
-    def run(apps: Any, schema_editor: Any) -> None:
-        if schema_editor.connection.vendor == "postgresql":
-            setting = (
-                "RESET (toast_tuple_target)"
-                if value == "default"
-                else (f"SET (toast_tuple_target = {value})")
-            )
-            schema_editor.execute(f"ALTER TABLE {schema_editor.quote_name(table)} {setting}")
-
-    return run
-
-
 def compress(apps: Any, schema_editor: Any) -> None:
     def once(raw: bytes) -> bytes:
         return raw if raw[:4] == records.fields.ZSTD_MAGIC else records.fields.compress(raw)
@@ -70,6 +54,10 @@ def fill_documents(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
+    # each batch commits on its own (PostgreSQL refuses to alter a table whose rows this
+    # transaction changed); every data step is idempotent: an interrupted run is run again
+    atomic = False
+
     dependencies = [
         ("records", "0007_user_settings"),
         # 0009 sets the column's compression: it must find the column
@@ -81,10 +69,6 @@ class Migration(migrations.Migration):
             model_name="match",
             name="raw",
             field=records.fields.CompressedBinaryField(help_text="The uploaded bytes, verbatim."),
-        ),
-        # before the rows are written again, which compresses their rulesets
-        migrations.RunPython(
-            _toast_target("records_match", "128"), _toast_target("records_match", "default")
         ),
         migrations.RunPython(compress, decompress, elidable=False),
         migrations.AlterField(
