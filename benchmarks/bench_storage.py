@@ -95,7 +95,7 @@ def _cost(n: int) -> None:
             (compact.dumps(p["params"]), stored_detail(p["reason"], p["params"], p["detail"]))
             for p in lines
         ],
-        "params read back (API)": lambda: [compact.loads(compact.dumps(p["params"]))
+        "params packed and read back": lambda: [compact.loads(compact.dumps(p["params"]))
                                            for p in lines],
         "bytes compressed (upload)": lambda: [fields.compress(raw) for raw in raws],
         "bytes read into the document": lambda: [services._parse(fields.decompress(b))

@@ -85,7 +85,6 @@ def settled_match(
         verified_at=match.played_at,
         ruleset=match.ruleset,
         totals=totals,
-        report={},
     )
     books.refresh_matches([match.pk])  # as the verification does
     return match
