@@ -157,3 +157,17 @@ def test_the_migrations_pack_and_compress_rows_stored_the_old_way(upload: Any) -
             [match.pk],
         )
         assert [json.loads(r[0]) for r in cursor.fetchall()] == expected
+
+
+def test_a_line_s_sentence_is_stored_only_where_its_params_do_not_give_it(upload: Any) -> None:
+    doc = simulate_match(6, 2)
+    match = upload(doc)
+    services.verify_match(match_id=match.pk)
+    report = verify_document(doc).to_dict()
+    lines = list(Payment.objects.filter(round__match=match).order_by("round__index", "ordinal"))
+    assert lines and {line.stored_detail for line in lines} == {""}
+    assert [line.detail for line in lines] == [
+        p["detail"] for r in report["rounds"] for p in r["payments"]
+    ]
+    old = Payment(reason="win_discard", params={}, detail="written before params")
+    assert old.stored_detail == "written before params" == old.detail
