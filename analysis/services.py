@@ -69,14 +69,14 @@ def verify_matches(*, match_ids: Sequence[int], force: bool = False) -> list[Mat
     """
     # the documents as bytes, each read into objects in turn: a batch holds one at a time
     read: dict[int, Match] = {}
-    text: dict[int, bytes] = {}
+    raws: dict[int, bytes] = {}
     for row in Match.objects.filter(pk__in=match_ids):
-        read[row.pk], text[row.pk] = row, row.raw
+        read[row.pk], raws[row.pk] = row, row.raw
         del row.raw  # not kept (deferred from here on): one document at a time in memory
     outcomes: dict[int, _Outcome] = {}
     for pk, match in read.items():
         if force or not match.is_terminal:
-            outcomes[pk] = _run_engine(_parse(text.pop(pk)))
+            outcomes[pk] = _run_engine(_parse(raws.pop(pk)))
     found = {pk: m for pk, m in read.items() if pk not in outcomes}
     stored: list[Match] = []
     if outcomes:

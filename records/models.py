@@ -127,7 +127,8 @@ def document_of(raw: bytes | memoryview) -> Any:
 
 
 class Match(models.Model):
-    """One uploaded document: the bytes kept verbatim, the parsed form, its state of verification.
+    """One uploaded document: the bytes kept verbatim (the parsed form is read from them), its
+    state of verification.
 
     Status moves ``queued → verifying → verified | illegal | failed``; ``verified`` and
     ``illegal`` are the engine's verdicts, ``failed`` means the engine could not run.
