@@ -70,7 +70,7 @@ def announce_verdicts(
         return
     matches = (
         Match.objects.filter(pk__in=[*match_ids, *failed_ids], club_id__in=clubs)
-        .defer("raw", "document")
+        .defer("raw")
         .select_related("verification")
         .annotate(violation_count=Count("verification__violations"))
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))

@@ -7,12 +7,18 @@ rows in one transaction, so these tables can always be rebuilt from ``records``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import models
 from django.db.models import F, Q
 from simple_history import register as register_history
 from simple_history.models import HistoricalRecords
 
+from analysis.compact import CompactJSONField
 from records.models import Match, Player, Round, Seat
+from xuezhan.replay import verify_document
+from xuezhan.settlement import SettlementError, describe
+from xuezhan.sheet import settle_sheet
 
 
 def _seat_check(field: str, name: str, nullable: bool = False) -> models.CheckConstraint:
@@ -22,8 +28,19 @@ def _seat_check(field: str, name: str, nullable: bool = False) -> models.CheckCo
     return models.CheckConstraint(condition=condition, name=name)
 
 
+def engine_report(document: Any) -> dict[str, Any]:
+    """The engine's report on a document, exactly as ``xuezhan verify`` prints it (a score
+    sheet's settlement for a sheet: no tiles, no replay)."""
+    if isinstance(document, dict) and document.get("format") == "xuezhan-sheet":
+        report: dict[str, Any] = settle_sheet(document).to_dict()
+        return report
+    report = verify_document(document).to_dict()
+    return report
+
+
 class Verification(models.Model):
-    """The engine's verdict on one match: legal or not, and the full report it produced."""
+    """The engine's verdict on one match: legal or not; its full report is rebuilt from the
+    document on demand (:attr:`report`)."""
 
     match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="verification")
     legal = models.BooleanField()
@@ -31,7 +48,6 @@ class Verification(models.Model):
     verified_at = models.DateTimeField()
     ruleset = models.JSONField(help_text="The ruleset the engine resolved.")
     totals = models.JSONField(help_text="Each seat's total over the match (4 integers).")
-    report = models.JSONField(help_text="The engine's report, exactly as `xuezhan verify` prints.")
     review = models.JSONField(
         null=True,
         blank=True,
@@ -41,6 +57,14 @@ class Verification(models.Model):
 
     def __str__(self) -> str:
         return f"verification of match {self.match_id}: {'legal' if self.legal else 'illegal'}"
+
+    @property
+    def report(self) -> dict[str, Any]:
+        """The engine's report, replayed from the match's document: not stored, as it was
+        the largest part of a verification's rows (~7 KB a match compressed, docs/scaling.md,
+        "Storage") and nothing reads it but this. The verdict, totals, violations and
+        settlement it gave are stored; a replay by a later engine may word it differently."""
+        return engine_report(self.match.document)
 
 
 class Violation(models.Model):
@@ -94,18 +118,26 @@ class Payment(models.Model):
     payee = models.PositiveSmallIntegerField()
     amount = models.PositiveIntegerField()
     reason = models.CharField(max_length=32, help_text="A stable reason code.")
-    params = models.JSONField(
+    # compact text, not jsonb: a third of the database when each line spelled out its keys
+    params = CompactJSONField(
         default=dict,
         blank=True,
         help_text="What explains the line, as data (per reason: xuezhan.settlement.describe).",
     )
-    detail = models.TextField(blank=True, default="", help_text="The line, explained.")
-    # the players behind the seats, for head-to-head statistics (docs/statistics.md)
+    # the sentence is the params' (xuezhan.settlement.describe): stored only where they do
+    # not give it (rows written before params, or worded by another engine), else ""
+    stored_detail = models.TextField(
+        blank=True, default="", db_column="detail",
+        help_text="The line, explained, where its params do not give it; else empty.",
+    )
+    # the players behind the seats, for head-to-head statistics (docs/statistics.md); no
+    # index of their own: every read of them names the rounds (payment_unique_ordinal), and
+    # a player is deleted only with the club, whose matches' rounds take the lines along
     payer_player = models.ForeignKey(
-        Player, null=True, on_delete=models.CASCADE, related_name="+"
+        Player, null=True, on_delete=models.CASCADE, related_name="+", db_index=False
     )
     payee_player = models.ForeignKey(
-        Player, null=True, on_delete=models.CASCADE, related_name="+"
+        Player, null=True, on_delete=models.CASCADE, related_name="+", db_index=False
     )
 
     class Meta:
@@ -120,6 +152,24 @@ class Payment(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.payer} pays seat {self.payee} {self.amount} ({self.reason})"
+
+    @property
+    def detail(self) -> str:
+        """The line, explained: the English sentence of its reason and params."""
+        return self.stored_detail or describe(self.reason, self.params)
+
+    @detail.setter
+    def detail(self, value: str) -> None:
+        self.stored_detail = stored_detail(self.reason, self.params, value)
+
+
+def stored_detail(reason: str, params: Any, detail: str) -> str:
+    """What :attr:`Payment.stored_detail` keeps of a line's ``detail``: nothing when its
+    params give the same sentence (every line of today's engine)."""
+    try:
+        return "" if params and describe(reason, params) == detail else detail
+    except (SettlementError, KeyError, TypeError, ValueError):  # not this engine's params
+        return detail
 
 
 class SeatResult(models.Model):
@@ -785,7 +835,7 @@ class MatchDocumentVersion(models.Model):
 # The records' own tables stay as they are: their history lives here. The document itself
 # is left out of Match's history (MatchDocumentVersion keeps each replaced one, once).
 register_history(
-    Match, app="analysis", excluded_fields=["raw", "document", "lease_until", "lease_owner"]
+    Match, app="analysis", excluded_fields=["raw", "lease_until", "lease_owner"]
 )
 register_history(Seat, app="analysis")
 # a handle's link to a member's account: who linked or unlinked it, when and why

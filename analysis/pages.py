@@ -32,7 +32,7 @@ def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
     # handles as shown: invisible characters written out, in the sentences and the script too
     names = {seat.seat: visible(seat.player.handle) for seat in match.seats.all()}
     # a score sheet has no tiles to replay: its rounds link to the round as written down
-    sheet = Match.objects.filter(pk=match.pk, document__format="xuezhan-sheet").exists()
+    sheet = review_selectors.is_sheet(match)
     rounds: list[dict[str, Any]] = []
     for round_ in match.rounds.all():
         settlement = getattr(round_, "settlement", None)
@@ -158,7 +158,7 @@ def match_delete(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
 
 def _admin_match(request: HttpRequest, club_id: int, match_id: int) -> Match:
     membership = member_or_404(request, club_id)
-    match = Match.objects.filter(club=membership.club, pk=match_id).defer("raw", "document").first()
+    match = Match.objects.filter(club=membership.club, pk=match_id).defer("raw").first()
     if match is None:
         raise Http404("No such match.")
     require_admin(membership)

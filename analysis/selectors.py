@@ -25,7 +25,7 @@ def club_matches_with_results(club: Club) -> QuerySet[Match]:
     """A club's matches with everything the detail view shows, in few queries."""
     return (
         Match.objects.filter(club=club)
-        .defer("raw", "document")
+        .defer("raw")
         .select_related("uploaded_by", "verification")
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player")),

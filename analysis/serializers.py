@@ -44,6 +44,13 @@ class PaymentSerializer(serializers.ModelSerializer[Payment]):
     """One payment line: the reason code, its ``params`` as data (documented per reason in
     ``xuezhan.settlement.describe``) and the English ``detail`` rendered from them."""
 
+    # the model's field is text (analysis.compact) holding what the API shows as JSON
+    params = serializers.JSONField(
+        required=False, help_text=Payment._meta.get_field("params").help_text
+    )
+
+    detail = serializers.CharField(required=False, help_text="The line, explained.")
+
     class Meta:
         model = Payment
         fields = ["payer", "payee", "amount", "reason", "params", "detail"]

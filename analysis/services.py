@@ -19,22 +19,27 @@ from typing import Any
 import orjson
 from django.db import InterfaceError, OperationalError, connection, models, transaction
 from django.db.models import Exists, F, OuterRef
-from django.db.models.functions import Cast
 from django.utils import timezone
 
 import xuezhan
-from analysis import books
+from analysis import books, compact
 from analysis.facts import round_facts
-from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
+from analysis.models import (
+    Payment,
+    RoundSettlement,
+    SeatResult,
+    Verification,
+    Violation,
+    engine_report,
+    stored_detail,
+)
 from analysis.signals import publish_verdicts_stored
 from analysis.stats import aggregates, figures
-from records.models import Match, Round, Seat
+from records.models import Match, Round, Seat, document_of
 from xuezhan.errors import XuezhanError
 from xuezhan.playfacts import PlayFacts, play_facts
-from xuezhan.replay import verify_document
 from xuezhan.review import review_document, summarize
 from xuezhan.rules import Rules
-from xuezhan.sheet import settle_sheet
 
 
 def verify_match(*, match_id: int, force: bool = False) -> Match:
@@ -62,19 +67,16 @@ def verify_matches(*, match_ids: Sequence[int], force: bool = False) -> list[Mat
     committed: the decision reviews of the verdicts (verified or illegal) follow in a task
     of their own, one for the batch (:func:`store_review`), and the club books follow.
     """
-    # the documents as text, each read into objects in turn: a batch holds one at a time
-    texts = Match.objects.defer("raw", "document").annotate(
-        document_text=Cast("document", output_field=models.TextField())
-    )
+    # the documents as bytes, each read into objects in turn: a batch holds one at a time
     read: dict[int, Match] = {}
-    text: dict[int, str] = {}
-    for row in texts.filter(pk__in=match_ids):
-        read[row.pk], text[row.pk] = row, row.document_text
-        row.document_text = None
+    raws: dict[int, bytes] = {}
+    for row in Match.objects.filter(pk__in=match_ids):
+        read[row.pk], raws[row.pk] = row, row.raw
+        del row.raw  # not kept (deferred from here on): one document at a time in memory
     outcomes: dict[int, _Outcome] = {}
     for pk, match in read.items():
         if force or not match.is_terminal:
-            outcomes[pk] = _run_engine(_parse(text.pop(pk)))
+            outcomes[pk] = _run_engine(_parse(raws.pop(pk)))
     found = {pk: m for pk, m in read.items() if pk not in outcomes}
     stored: list[Match] = []
     if outcomes:
@@ -117,7 +119,7 @@ def _store_locked(
     # Verification: without one, there is nothing to delete nor counted
     locked = (
         Match.objects.select_for_update(no_key=True)
-        .defer("raw", "document")
+        .defer("raw")
         .annotate(has_results=Exists(Verification.objects.filter(match=OuterRef("pk"))))
         .filter(pk__in=outcomes)
         .order_by("pk")
@@ -129,8 +131,8 @@ def _store_locked(
         if match.is_terminal and not force:
             continue  # another run got there first: its rows stand
         if match.content_sha256 != read[match.pk].content_sha256:  # corrected since read
-            document = Match.objects.values_list("document", flat=True).get(pk=match.pk)
-            outcomes[match.pk] = _run_engine(document)
+            raw = Match.objects.values_list("raw", flat=True).get(pk=match.pk)
+            outcomes[match.pk] = _run_engine(_parse(raw))
         if match.has_results:
             _clear_results(match)
             counted.add(match.pk)
@@ -231,11 +233,12 @@ def store_review(*, match_id: int) -> bool:
     """
     pending = Verification.objects.filter(match_id=match_id, review__isnull=True)
     found = pending.values_list(
-        "match__content_sha256", "match__club_id", "match__document"
+        "match__content_sha256", "match__club_id", "match__raw"
     ).first()
     if found is None:
         return False
-    content_sha256, club_id, document = found
+    content_sha256, club_id, raw = found
+    document = document_of(raw)
     review = _review_summary(document)
     if review is None:
         return False  # nothing to review: the verification keeps its null
@@ -278,11 +281,7 @@ def requeue_match(*, match: Match) -> Match:
 
 
 def _engine_report(document: Any) -> dict[str, Any]:
-    if isinstance(document, dict) and document.get("format") == "xuezhan-sheet":
-        report: dict[str, Any] = settle_sheet(document).to_dict()  # no tiles: no replay
-        return report
-    report = verify_document(document).to_dict()
-    return report
+    return engine_report(document)
 
 
 def _review_summary(document: Any) -> dict[str, Any] | None:
@@ -338,7 +337,6 @@ def _write_results(
             "verified_at": now,
             "ruleset": report["ruleset"],
             "totals": report["totals"],
-            "report": report,
             "review": None,  # stored by store_review, in its own task
         }
         for pk, report in reports.items()
@@ -414,8 +412,8 @@ def _round_rows(
                 "payee": p["payee"],
                 "amount": p["amount"],
                 "reason": p["reason"],
-                "params": p.get("params", {}),
-                "detail": p.get("detail", ""),
+                "params": compact.dumps(p.get("params", {})),  # stored packed
+                "stored_detail": stored_detail(p["reason"], p.get("params"), p.get("detail", "")),
                 "payer_player_id": players.get(p["payer"]),
                 "payee_player_id": players.get(p["payee"]),
             }
@@ -472,12 +470,13 @@ def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
             copy.write_row(values)
 
 
-def _parse(text: str) -> Any:
-    """A stored document's JSON text (PostgreSQL's, from the ``jsonb``), by orjson: a third
-    of the standard library's time for the same values, floats read alike. Not where 19
-    digits or more stand in a row: orjson reads an integer past 64 bits as a float,
-    silently, so such a text (or one with a long number in a string) is the standard
-    library's."""
+def _parse(raw: bytes | memoryview | str) -> Any:
+    """A stored document's bytes (accepted by the upload's strict reader, so plain JSON), by
+    orjson: a third of the standard library's time for the same values, floats read alike.
+    Not where 19 digits or more stand in a row: orjson reads an integer past 64 bits as a
+    float, silently, so such a text (or one with a long number in a string) is the
+    standard library's."""
+    text = raw if isinstance(raw, str) else bytes(raw).decode("utf-8-sig")
     if _LONG_DIGITS.search(text):
         return json.loads(text)
     return orjson.loads(text)

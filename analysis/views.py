@@ -48,7 +48,7 @@ class MatchReverify(ClubMixin, generics.GenericAPIView[Match]):
     lookup_url_kwarg = "match_id"
 
     def get_queryset(self) -> QuerySet[Match]:
-        return Match.objects.filter(club=self.club).defer("raw", "document")
+        return Match.objects.filter(club=self.club).defer("raw")
 
     @extend_schema(request=None, responses={202: MatchSerializer})
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -62,7 +62,7 @@ class RoundMixin(ClubMixin):
     def match(self, *, with_document: bool = False) -> Match:
         matches = Match.objects.filter(club=self.club, pk=self.kwargs["match_id"]).defer("raw")
         if not with_document:
-            matches = matches.defer("raw", "document")
+            matches = matches.defer("raw")
         match = matches.first()
         if match is None:
             raise Http404("No such match.")

@@ -212,7 +212,7 @@ def _write_cost(args: argparse.Namespace) -> int:
     share of a verification. Needs matches with documents (a ``load_simulated`` club)."""
     from analysis import services as verification
 
-    ids = list(Match.objects.filter(status="verified").exclude(raw=b"")
+    ids = list(Match.objects.filter(status="verified").exclude(raw_sha256="")
                .values_list("pk", flat=True))
     rng = random.Random(args.seed)
     spent: list[float] = []
@@ -305,10 +305,10 @@ def _synthesise(club: Club, matches: int, ruleset: Any) -> None:
     key = books.ruleset_key(ruleset)
     with connection.cursor() as cursor:
         cursor.execute(
-            "INSERT INTO records_match (raw, raw_sha256, document, content_sha256, ruleset,"
+            "INSERT INTO records_match (raw, raw_sha256, content_sha256, ruleset,"
             " ruleset_name, played_at, uploaded_at, status, status_changed_at, attempts,"
             " last_error, club_id, lease_owner)"
-            " SELECT '', '', '{}', 'syn-' || g, %s::jsonb, 'chengdu',"
+            " SELECT '{}', '', 'syn-' || g, %s::jsonb, 'chengdu',"
             " now() - random() * interval '365 days', now(), 'verified', now(), 1, '', %s, ''"
             " FROM generate_series(1, %s) AS g",
             [json.dumps(ruleset), club.pk, matches],

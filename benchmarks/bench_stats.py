@@ -267,8 +267,7 @@ def _copy(club: Club, batch: list[tuple[dict[str, Any], list[Player], datetime, 
     matches = Match.objects.bulk_create(
         Match(
             club=club,
-            raw=b"",
-            document={},
+            raw=b"{}",
             content_sha256=key,
             source_match_id=key,
             ruleset=t["match"].ruleset,

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import zoneinfo
 from functools import cache
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+
+from records.fields import CompressedBinaryField
+from xuezhan.reader import read_document
 
 #: where the players live unless a club says otherwise (Chengdu keeps China's time, UTC+8)
 DEFAULT_TIME_ZONE = "Asia/Shanghai"
@@ -117,8 +121,14 @@ class Player(models.Model):
         return self.handle
 
 
+def document_of(raw: bytes | memoryview) -> Any:
+    """A stored upload's document: its bytes read as the upload read them (strict JSON)."""
+    return read_document(bytes(raw), max_depth=settings.UPLOAD_MAX_DEPTH)
+
+
 class Match(models.Model):
-    """One uploaded document: the bytes kept verbatim, the parsed form, its state of verification.
+    """One uploaded document: the bytes kept verbatim (the parsed form is read from them), its
+    state of verification.
 
     Status moves ``queued → verifying → verified | illegal | failed``; ``verified`` and
     ``illegal`` are the engine's verdicts, ``failed`` means the engine could not run.
@@ -144,9 +154,10 @@ class Match(models.Model):
         on_delete=models.SET_NULL,
         related_name="uploaded_matches",
     )
-    raw = models.BinaryField(help_text="The uploaded bytes, verbatim.")
+    # compressed (zstd), and the only copy of the document: the parsed form is read from it
+    # (:attr:`document`); the two were ~70 % of the database (docs/scaling.md, "Storage")
+    raw = CompressedBinaryField(help_text="The uploaded bytes, verbatim.")
     raw_sha256 = models.CharField(max_length=64)
-    document = models.JSONField(help_text="The parsed document.")
     content_sha256 = models.CharField(
         max_length=64, help_text="SHA-256 of the canonical form (sorted keys, compact, UTF-8)."
     )
@@ -201,6 +212,21 @@ class Match(models.Model):
     @property
     def is_terminal(self) -> bool:
         return self.status in self.TERMINAL
+
+    @property
+    def document(self) -> Any:
+        """The parsed document: the uploaded bytes read as the upload read them (strict JSON,
+        ``xuezhan.reader``), once per value of :attr:`raw`."""
+        raw = self.raw
+        known = self.__dict__.get("_document")
+        if known is None or known[0] is not raw:
+            known = self.remember_document(document_of(raw))
+        return known[1]
+
+    def remember_document(self, document: Any) -> tuple[Any, Any]:
+        """Take ``document`` as what :attr:`raw` reads as (the upload has just read it)."""
+        known = self.__dict__["_document"] = (self.raw, document)
+        return known
 
 
 class Round(models.Model):

@@ -60,7 +60,7 @@ def club_matches(club: Club) -> QuerySet[Match]:
     """A club's matches, newest first, without the heavy document columns."""
     return (
         Match.objects.filter(club=club)
-        .defer("raw", "document")
+        .defer("raw")
         .select_related("uploaded_by")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
         .order_by("-uploaded_at", "-pk")
@@ -96,7 +96,7 @@ def find_uploaded_match(
     condition = Q(content_sha256=content_sha256)
     if source_match_id is not None:
         condition |= Q(source_match_id=source_match_id)
-    matches = list(Match.objects.filter(club=club).filter(condition).defer("raw", "document"))
+    matches = list(Match.objects.filter(club=club).filter(condition).defer("raw"))
     matches.sort(key=lambda m: m.content_sha256 != content_sha256)  # the same content first
     return matches[0] if matches else None
 

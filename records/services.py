@@ -15,7 +15,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Expression, JSONField
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -331,14 +330,13 @@ def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:
                 uploaded_by=uploaded_by,
                 raw=raw,
                 raw_sha256=hashlib.sha256(raw).hexdigest(),
-                document=EncodedDocument(doc, canonical),
                 content_sha256=content_sha256,
                 source_match_id=source_match_id,
                 ruleset=rules.to_json(),
                 ruleset_name=rules.preset_name,
                 played_at=played_at,
             )
-            match.document = doc  # the value, not its encoding, from here on
+            match.remember_document(doc)  # read from raw just now
             players = _club_players(club, doc["players"])
             seats = [Seat(match=match, seat=seat, player=players[handle])
                      for seat, handle in enumerate(doc["players"])]
@@ -357,23 +355,6 @@ def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:
     publish_needs_verifying(match.pk)
     _prefetched(match, "seats", seats)
     return Upload(match, created=True)
-
-
-class EncodedDocument(Expression):
-    """A document for ``Match.document`` with its canonical JSON, already made for the hash:
-    PostgreSQL reads the ``jsonb`` from that text (key order means nothing to ``jsonb``),
-    instead of the JSONField encoding the document a second time. Other databases store
-    the document as JSONField would (their JSON text keeps the keys' order)."""
-
-    def __init__(self, doc: Any, canonical: bytes) -> None:
-        super().__init__(output_field=JSONField())
-        self.doc, self.canonical = doc, canonical
-
-    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, tuple[Any, ...]]:
-        return "%s", (JSONField().get_db_prep_save(self.doc, connection),)
-
-    def as_postgresql(self, compiler: Any, connection: Any) -> tuple[str, tuple[Any, ...]]:
-        return "%s::jsonb", (self.canonical.decode(),)
 
 
 def _prefetched(instance: Any, name: str, rows: list[Any]) -> None:

@@ -76,7 +76,7 @@ def export_lines(matches: QuerySet[Match]) -> Iterator[bytes]:
     rows = (
         matches.select_related("verification", "uploaded_by")
         # the raw bytes are the document; the parsed forms would only be decoded for nothing
-        .defer("document", "ruleset", "verification__report", "verification__review",
+        .defer("ruleset", "verification__review",
                "verification__ruleset")
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player")),

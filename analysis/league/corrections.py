@@ -115,7 +115,7 @@ def _replace_document(match: Match, raw: bytes, by: User, reason: str) -> None:
     )
     match.raw = raw
     match.raw_sha256 = hashlib.sha256(raw).hexdigest()
-    match.document = doc
+    match.remember_document(doc)
     match.content_sha256 = hashlib.sha256(canonical_bytes(doc)).hexdigest()
     match.ruleset = rules.to_json()
     match.ruleset_name = rules.preset_name

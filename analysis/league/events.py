@@ -22,7 +22,7 @@ def announce_correction(
 ) -> None:
     if not wanting([club_id], {"match.corrected"}):
         return
-    match = Match.objects.defer("raw", "document").get(pk=match_id)
+    match = Match.objects.defer("raw").get(pk=match_id)
     data = {**match_data(match), "reverify": reverify}
     webhooks.announce(club_id=club_id, event="match.corrected", data=data)
 

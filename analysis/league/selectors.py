@@ -38,7 +38,7 @@ from analysis.models import (
     SeatResult,
     SettleUp,
 )
-from records.models import Club, Match, Player, Seat
+from records.models import Club, Match, Player, Seat, document_of
 from xuezhan.replay import verify_document
 from xuezhan.sheet import settle_sheet
 
@@ -150,7 +150,7 @@ def season_other_ruleset_matches(season: Season) -> QuerySet[Match]:
         same = [pk for pk, rules in in_dates.values_list("pk", "ruleset")
                 if rules == season.ruleset]
         other = in_dates.exclude(pk__in=same)
-    return other.exclude(pk__in=Subquery(assigned)).defer("raw", "document")
+    return other.exclude(pk__in=Subquery(assigned)).defer("raw")
 
 
 def _complete_rounds(match_ids: Iterable[int]) -> Q:
@@ -673,9 +673,9 @@ def what_if(season: Season, ruleset: dict[str, Any]) -> WhatIf:
         if rounds:
             net_a[player] += net
     illegal: list[WhatIfRound] = []
-    documents = season_matches(season).order_by("pk").values_list("pk", "document")
-    for match_id, document in documents.iterator(chunk_size=100):
-        doc = _under(document, ruleset)
+    documents = season_matches(season).order_by("pk").values_list("pk", "raw")
+    for match_id, raw in documents.iterator(chunk_size=100):
+        doc = _under(document_of(raw), ruleset)
         is_sheet = doc.get("format") == "xuezhan-sheet"
         report = (settle_sheet(doc) if is_sheet else verify_document(doc)).to_dict()
         for index, round_ in enumerate(report["rounds"]):

@@ -167,7 +167,7 @@ class SeasonStandings(SeasonMixin, generics.GenericAPIView[Season]):
 
 def _with_players(matches: QuerySet[Match]) -> QuerySet[Match]:
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
-    return matches.defer("raw", "document").prefetch_related(seats).order_by("played_at", "pk")
+    return matches.defer("raw").prefetch_related(seats).order_by("played_at", "pk")
 
 
 class SeasonMatches(SeasonMixin, generics.GenericAPIView[Season]):
@@ -225,7 +225,7 @@ class MatchAcceptanceView(ClubMixin, generics.GenericAPIView[MatchAcceptance]):
     def match(self) -> Match:
         match = (
             Match.objects.filter(club=self.club, pk=self.kwargs["match_id"])
-            .defer("raw", "document")
+            .defer("raw")
             .first()
         )
         if match is None:

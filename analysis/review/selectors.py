@@ -11,7 +11,7 @@ from django.db.models import Max, Min, QuerySet, Sum
 
 import xuezhan
 from analysis.models import RoundSettlement, SeatResult, Verification
-from records.models import Club, Match, Player, Seat
+from records.models import Club, Match, Player, Seat, document_of
 from xuezhan.review import MISTAKES, Decision, review_document
 
 #: how long a match's worst decisions stay cached: the key names the verification, the
@@ -48,13 +48,14 @@ class MatchReview:
 
 def club_match(club: Club, match_id: int) -> Match | None:
     """The club's match with its verification, the document left in the database."""
-    return (Match.objects.filter(club=club, pk=match_id).defer("raw", "document")
+    return (Match.objects.filter(club=club, pk=match_id).defer("raw")
             .select_related("verification").first())
 
 
 def is_sheet(match: Match) -> bool:
     """A score sheet has no tiles: nothing to review."""
-    return Match.objects.filter(pk=match.pk, document__format="xuezhan-sheet").exists()
+    document = document_of(Match.objects.values_list("raw", flat=True).get(pk=match.pk))
+    return isinstance(document, dict) and document.get("format") == "xuezhan-sheet"
 
 
 def players(match: Match) -> list[str]:
@@ -85,7 +86,7 @@ def worst_decisions(match: Match, verification: Verification) -> list[dict[str, 
            f"{xuezhan.__version__}")
     found: list[dict[str, Any]] | None = cache.get(key)
     if found is None:
-        document = Match.objects.values_list("document", flat=True).get(pk=match.pk)
+        document = document_of(Match.objects.values_list("raw", flat=True).get(pk=match.pk))
         mistakes = [d for r in review_document(document) for d in r.decisions
                     if d.verdict in MISTAKES]
         mistakes.sort(key=lambda d: (-d.loss, d.round, d.event, d.seat))

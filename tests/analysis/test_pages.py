@@ -144,7 +144,7 @@ def test_the_match_page_words_payments_from_their_stored_data(
     services.verify_match(match_id=match.pk)
     payments = Payment.objects.filter(round__match=match)
     assert payments.exists()
-    payments.update(detail="stale English text")
+    payments.update(stored_detail="stale English text")
     page = member.get(f"/clubs/{club.pk}/matches/{match.pk}/").content.decode()
     assert "stale English text" not in page and "(seat " not in page
 
@@ -158,7 +158,7 @@ def test_a_payment_stored_without_params_shows_its_stored_line(
 
     match = upload(simulate_match(31, 2))
     services.verify_match(match_id=match.pk)
-    Payment.objects.filter(round__match=match).update(params={}, detail="the line as stored")
+    Payment.objects.filter(round__match=match).update(params={}, stored_detail="the line as stored")
     page = member.get(f"/clubs/{club.pk}/matches/{match.pk}/").content.decode()
     assert "the line as stored" in page
 
@@ -456,7 +456,7 @@ def test_a_round_the_engine_cannot_replay_is_explained_not_a_500(
     member: Any, club: Any, upload: Any
 ) -> None:
     match = upload(make_document(11))
-    Match.objects.filter(pk=match.pk).update(document={"rounds": [{}]})
+    Match.objects.filter(pk=match.pk).update(raw=b'{"rounds": [{}]}')
     response = member.get(f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/")
     assert response.status_code == 422 and "cannot be replayed" in response.content.decode()
 

@@ -3,6 +3,7 @@ and the verification's engine run before the row lock (services.verify_match).""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -213,7 +214,8 @@ def test_a_document_replaced_while_the_engine_ran_is_replayed_again_under_the_lo
     def corrected_meanwhile(document: Any) -> Any:
         monkeypatch.setattr(services, "_run_engine", real)
         Match.objects.filter(pk=match.pk).update(
-            document=other, content_sha256=hashlib.sha256(canonical_bytes(other)).hexdigest()
+            raw=json.dumps(other).encode(),
+            content_sha256=hashlib.sha256(canonical_bytes(other)).hexdigest(),
         )
         return real(document)
 

@@ -34,7 +34,8 @@ def snapshot(match: Match) -> dict[str, Any]:
         "payments": list(
             Payment.objects.filter(round__match=match)
             .order_by("round__index", "ordinal")
-            .values_list("round__index", "payer", "payee", "amount", "reason", "detail", "params")
+            .values_list("round__index", "payer", "payee", "amount", "reason", "stored_detail",
+                         "params")
         ),
         "seats": list(
             SeatResult.objects.filter(round__match=match)
@@ -74,7 +75,8 @@ def test_each_payment_is_stored_with_its_reason_params(upload: Any) -> None:
     from xuezhan.replay import verify_document
 
     report = verify_document(doc).to_dict()
-    stored = [p[4:] for p in snapshot(match)["payments"]]
+    stored = [(p.reason, p.detail, p.params) for p in
+              Payment.objects.filter(round__match=match).order_by("round__index", "ordinal")]
     assert stored == [
         (p["reason"], p["detail"], p["params"]) for r in report["rounds"] for p in r["payments"]
     ]

@@ -84,7 +84,7 @@ def night_of(club: Club, night_id: int) -> Night | None:
 def _entries(night: Night) -> list[Entry]:
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat"))
     matches = list(
-        Match.objects.filter(night_entry__night=night).defer("raw", "document")
+        Match.objects.filter(night_entry__night=night).defer("raw")
         .prefetch_related(seats))
     ids = [m.pk for m in matches]
     totals = dict(Verification.objects.filter(match_id__in=ids)
@@ -165,7 +165,7 @@ def proposals(club: Club, *, gap_hours: int = PROPOSAL_GAP_HOURS,
     since = timezone.now() - timedelta(days=days)
     recent = Q(played_at__gte=since) | Q(played_at__isnull=True, uploaded_at__gte=since)
     unclaimed = (Match.objects.filter(recent, club=club, night_entry__isnull=True)
-                 .defer("raw", "document")
+                 .defer("raw")
                  .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related(
                      "player"))))
     rows = [(match.played_at or match.uploaded_at, match) for match in unclaimed]
@@ -224,7 +224,7 @@ def current_season(club: Club) -> Season | None:
 def latest_matches(club: Club, limit: int = LATEST) -> list[Entry]:
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat"))
     when = Coalesce("played_at", "uploaded_at")
-    matches = list(Match.objects.filter(club=club).defer("raw", "document")
+    matches = list(Match.objects.filter(club=club).defer("raw")
                    .prefetch_related(seats).order_by(when.desc(), "-pk")[:limit])
     totals = dict(Verification.objects.filter(match_id__in=[m.pk for m in matches])
                   .values_list("match_id", "totals"))

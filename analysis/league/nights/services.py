@@ -60,7 +60,7 @@ def _matches(club: Club, ids: Iterable[int], night: Night | None) -> list[Match]
     wanted = sorted(set(ids))
     if len(wanted) > MAX_MATCHES:
         raise LeagueError("matches", _("at most %(n)s matches a night") % {"n": MAX_MATCHES})
-    rows = Match.objects.filter(club=club, pk__in=wanted).defer("raw", "document")
+    rows = Match.objects.filter(club=club, pk__in=wanted).defer("raw")
     found = {m.pk: m for m in rows}
     missing = [i for i in wanted if i not in found]
     if missing:
@@ -243,7 +243,7 @@ def attach_matches(match_ids: list[int]) -> int:
     run twice. Returns how many were attached."""
     attached = 0
     matches = (Match.objects.filter(pk__in=match_ids, night_entry__isnull=True)
-               .select_related("club").prefetch_related("seats").defer("raw", "document"))
+               .select_related("club").prefetch_related("seats").defer("raw"))
     for match in matches:
         day = night_day(match.club, match.played_at or match.uploaded_at)
         nights = list(Night.objects.filter(club=match.club, status=Night.Status.OPEN, date=day)

@@ -24,7 +24,7 @@ from tqdm import tqdm
 from analysis import services as analysis_services
 from records import services
 from records.models import Club, Match, Round, Seat
-from records.services import EncodedDocument, _club_players
+from records.services import _club_players
 from xuezhan.schema import canonical_bytes
 from xuezhan.sim.simulate import match_seed, simulate_match
 
@@ -140,7 +140,6 @@ def _bulk(club: Club, docs: list[dict[str, Any]], outcomes: dict[str, Any]) -> i
             canonical = canonical_bytes(parsed)
             stored.append((parsed, Match(
                 club=club, raw=raw, raw_sha256=hashlib.sha256(raw).hexdigest(),
-                document=EncodedDocument(parsed, canonical),
                 content_sha256=hashlib.sha256(canonical).hexdigest(),
                 source_match_id=parsed.get("match_id"), ruleset=rules.to_json(),
                 ruleset_name=rules.preset_name, played_at=played_at,
