@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('records', '0007_user_settings'),
+        ('records', '0008_compressed_raw_no_document'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
