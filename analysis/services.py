@@ -435,8 +435,9 @@ def _round_rows(
 
 
 def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
-    """Insert new rows, given as {attname: value} (the fields left out take their default),
-    whose ids nobody needs back: with COPY on PostgreSQL, else ``bulk_create``.
+    """Insert new rows, given as {attname: value} (the fields left out take their default;
+    the primary key too, unless the rows give it), whose ids nobody needs back: with COPY
+    on PostgreSQL, else ``bulk_create``.
 
     A verification writes about a hundred rows per match (settlement, payment lines, seat
     facts). Model instances and ``bulk_create``, which prepares and quotes each value in
@@ -448,7 +449,9 @@ def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
     if connection.vendor != "postgresql":
         model._default_manager.bulk_create([model(**row) for row in rows])
         return
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    # the primary key where the rows give it (ids made beforehand: analysis.copies)
+    fields = [f for f in model._meta.concrete_fields
+              if not f.primary_key or f.attname in rows[0]]  # fmt: skip
     names = [str(f.attname) for f in fields]
     unknown = set(rows[0]) - set(names)
     if unknown:  # what model(**row) would refuse

@@ -186,6 +186,7 @@ def _loaded_rows(club: Club) -> dict[str, list[tuple[Any, ...]]]:
         PairDay,
         Payment,
         PlayerDay,
+        PlayerDayPattern,
         PlayerMatch,
         RoundSettlement,
         SeatResult,
@@ -215,6 +216,7 @@ def _loaded_rows(club: Club) -> dict[str, list[tuple[Any, ...]]]:
         "payment": Payment.objects.filter(round__match__club=club),
         "seat_result": SeatResult.objects.filter(club=club),
         "player_day": PlayerDay.objects.filter(club=club),
+        "player_day_pattern": PlayerDayPattern.objects.filter(club=club),
         "player_match": PlayerMatch.objects.filter(club=club),
         "pair_day": PairDay.objects.filter(club=club),
         "book_match": BookMatch.objects.filter(club=club),
@@ -237,20 +239,27 @@ def _loaded_rows(club: Club) -> dict[str, list[tuple[Any, ...]]]:
 def test_a_bulk_load_writes_exactly_what_uploads_and_verification_write(
     cast: dict[str, Any],
 ) -> None:
+    """Every row of every table, for matches of their own and copies of them (other
+    players, other days, days that several matches share), and a second run adds none."""
     from django.core.management import call_command
 
-    arguments = ["--rounds", "48", "--players", "6", "--rounds-per-match", "4",
-                 "--distinct", "3", "--weeks", "2", "--seed", "5"]
+    arguments = ["--rounds", "64", "--players", "6", "--rounds-per-match", "4",
+                 "--distinct", "3", "--weeks", "1", "--seed", "5"]
     call_command("load_simulated", *arguments, stdout=open(os.devnull, "w"))  # noqa: SIM115
     uploaded = Club.objects.get(name="Simulated club")
     one_by_one = _loaded_rows(uploaded)
     uploaded.name = "uploaded one by one"
     uploaded.save()
     call_command("load_simulated", *arguments, "--bulk", stdout=open(os.devnull, "w"))  # noqa: SIM115
-    bulk = _loaded_rows(Club.objects.get(name="Simulated club"))
-    assert len(one_by_one["match"]) == 12 and one_by_one["book_day"]
+    club = Club.objects.get(name="Simulated club")
+    bulk = _loaded_rows(club)
+    assert len(one_by_one["match"]) == 16 and one_by_one["player_day_pattern"]
+    assert len(one_by_one["player_day"]) < 16 * 4  # days that several matches share
+    assert len(one_by_one["book_day"]) < 16 * 4
     for table, rows in one_by_one.items():
         assert bulk[table] == rows, table
+    call_command("load_simulated", *arguments, "--bulk", stdout=open(os.devnull, "w"))  # noqa: SIM115
+    assert _loaded_rows(club) == bulk
 
 
 def test_a_book_day_is_the_club_s_day_and_follows_a_new_time_zone(

@@ -1,0 +1,330 @@
+"""Copies of a stored, verified match: every row the upload and the verification would
+write for a document that differs from the match's own only in who sat where, its
+``match_id`` and ``played_at`` (``manage.py load_simulated --bulk --distinct``,
+docs/scaling.md).
+
+The engine's report, its review, the settlements, payments and per-seat facts depend on
+none of those: a copy's rows are its template's rows as stored, read once, with the ids,
+the players and the dates remapped (``_remap``: by the models' fields, so that a change of
+a field's format flows through), and written with one COPY per table per batch
+(``analysis.services._insert_rows``). The statistics' and books' day rows of a batch are
+the templates' own sums, by the very functions that sum them for the verification
+(``analysis.stats.aggregates``, ``analysis.books``), remapped and added in one upsert per
+table. tests/analysis/league/test_books.py checks the rows against uploads one by one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from django.db import connection, models, transaction
+from django.db.models.functions import TruncDate
+from django.utils import timezone
+
+from analysis import books
+from analysis.models import (
+    BookMatch,
+    PairDay,
+    Payment,
+    PlayerDay,
+    PlayerDayPattern,
+    PlayerMatch,
+    RoundSettlement,
+    SeatResult,
+    Verification,
+    Violation,
+)
+from analysis.services import FACT_STATUSES, _insert_rows
+from analysis.signals import publish_verdicts_stored
+from analysis.stats import aggregates, figures
+from records.models import Club, Match, Player, Round, Seat
+from records.services import _club_players, parse_played_at
+from xuezhan.schema import canonical_bytes
+
+#: the document keys a copy has of its own; everything else is its template's
+OWN_KEYS = ("players", "match_id", "played_at")
+#: the tables copied row by row, in the order they are written (foreign keys first), and
+#: each one's rows of a match
+COPIED: tuple[tuple[type[models.Model], str], ...] = (
+    (Seat, "match_id"),
+    (Round, "match_id"),
+    (Verification, "match_id"),
+    (Violation, "verification__match_id"),
+    (RoundSettlement, "round__match_id"),
+    (Payment, "round__match_id"),
+    (SeatResult, "round__match_id"),
+    (PlayerMatch, "match_id"),
+    (BookMatch, "match_id"),
+)
+#: the rows other rows point at: a copy's are given their ids beforehand
+REFERENCED = (Match, Round, Verification)
+#: the day rows: a match's sums (aggregates' functions), added to the rows of their keys
+SUMMED: tuple[tuple[type[models.Model], Callable[[Any], Any]], ...] = (
+    (PlayerDay, aggregates._days),
+    (PlayerDayPattern, aggregates._patterns),
+    (PairDay, aggregates._pairs),
+)
+
+
+@dataclass(frozen=True)
+class Copy:
+    """A copy of the match ``template_id`` (of the same club) with its own seating,
+    ``match_id`` and ``played_at``."""
+
+    template_id: int
+    players: list[str]
+    match_id: str
+    played_at: str
+
+
+@dataclass
+class Template:
+    """What a copy takes of its template: the rows as {attname: value}, the document's
+    texts cut where a copy's own values go, the players by seat and the day rows' sums."""
+
+    match: dict[str, Any]
+    document: dict[str, Any]
+    raw: tuple[list[str], list[str]]
+    canonical: tuple[list[str], list[str]]
+    players: list[int]
+    day: date | None
+    rows: dict[type[models.Model], list[dict[str, Any]]] = field(default_factory=dict)
+    sums: dict[type[models.Model], list[dict[str, Any]]] = field(default_factory=dict)
+
+
+def store_copies(club: Club, copies: list[Copy], templates: dict[int, Template]) -> list[int]:
+    """Write the copies (none of which the club has) as uploads and their verification
+    would, in one transaction; ``templates`` caches what was read of the templates.
+    Returns the copies' match ids."""
+    club_id = club.pk
+    with transaction.atomic():
+        for pk in sorted({c.template_id for c in copies} - set(templates)):
+            templates[pk] = read_template(pk)
+        handles = sorted({h for c in copies for h in c.players})
+        players = {h: p.pk for h, p in _club_players(club, handles).items()}
+        with aggregates.club_days(club_id):
+            statuses = _write(copies, templates, players)
+        figures.facts_changed(club_id)
+        publish_verdicts_stored(
+            [pk for pk, s in statuses.items() if s in FACT_STATUSES], club_ids=[club_id],
+            failed_ids=[pk for pk, s in statuses.items() if s == Match.Status.FAILED],
+        )  # fmt: skip
+    return list(statuses)
+
+
+def read_template(match_id: int) -> Template:
+    """Read a stored match's rows once, for its copies (in the club's time zone)."""
+    fields = [f.attname for f in Match._meta.concrete_fields if f.attname != "document"]
+    match = Match.objects.values(*fields).get(pk=match_id)
+    raw = bytes(match.pop("raw"))
+    document = json.loads(raw)  # in the order the uploaded bytes have its keys
+    dump = _dumps
+    skeleton = _skeleton(document, dump), _skeleton(document, _canonical)
+    if _join(skeleton[0], document, dump) != raw.decode():
+        raise ValueError(f"match {match_id}: its bytes are not json.dumps' (no copies)")
+    seats = dict(Seat.objects.filter(match_id=match_id).values_list("seat", "player_id"))
+    with aggregates.club_days(match["club_id"]):
+        played = match["played_at"]
+        template = Template(
+            match=match, document=document, raw=skeleton[0], canonical=skeleton[1],
+            players=[seats[s] for s in sorted(seats)],
+            day=timezone.localtime(played).date() if played else None,
+        )  # fmt: skip
+        for model, scope in COPIED:
+            names = [f.attname for f in model._meta.concrete_fields]
+            query = model._default_manager.filter(**{scope: match_id}).order_by("pk")
+            template.rows[model] = list(query.values(*names))
+        seat_rows = SeatResult.objects.filter(match_id=match_id, complete=True)
+        seat_rows = seat_rows.annotate(day=TruncDate("played_at"))
+        for model, summed in SUMMED:
+            names = [f.attname for f in model._meta.concrete_fields if not f.primary_key]
+            template.sums[model] = [{n: getattr(o, n) for n in names} for o in summed(seat_rows)]
+    return template
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)  # what load_simulated uploads
+
+
+def _canonical(value: Any) -> str:
+    return canonical_bytes(value).decode()
+
+
+_MARK = "\x1fcopy:{}\x1f"
+
+
+def _skeleton(document: dict[str, Any], dump: Callable[[Any], str]) -> tuple[list[str], list[str]]:
+    """The document's text by ``dump`` cut where the copies' own values go: the keys in
+    the order of the text, and the pieces around them (a JSON object's text is its keys'
+    and values' texts, in order: the copy's text is the pieces and its values')."""
+    keys = [k for k in OWN_KEYS if k in document]
+    text = dump({**document, **{k: _MARK.format(k) for k in keys}})
+    keys.sort(key=lambda k: text.index(dump(_MARK.format(k))))
+    pieces = []
+    for k in keys:
+        before, text = text.split(dump(_MARK.format(k)), 1)
+        pieces.append(before)
+    return keys, [*pieces, text]
+
+
+def _join(skeleton: tuple[list[str], list[str]], values: dict[str, Any], dump: Any) -> str:
+    keys, pieces = skeleton
+    parts = [pieces[0]]
+    for k, piece in zip(keys, pieces[1:], strict=True):
+        parts += (dump(values[k]), piece)
+    return "".join(parts)
+
+
+def _ids(model: type[models.Model], n: int) -> list[int]:
+    """``n`` new primary keys of the model's table, taken now (its sequence on PostgreSQL;
+    SQLite writes one transaction at a time)."""
+    if n == 0:
+        return []
+    table = model._meta.db_table
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
+                [table, n],
+            )
+            return [pk for (pk,) in cursor.fetchall()]
+        cursor.execute(f"SELECT COALESCE(MAX(id), 0) FROM {connection.ops.quote_name(table)}")
+        (top,) = cursor.fetchone()
+    return list(range(top + 1, top + 1 + n))
+
+
+def _write(
+    copies: list[Copy], templates: dict[int, Template], players: dict[str, int]
+) -> dict[int, str]:
+    """The copies' rows, table by table, the day rows' sums added last; returns the
+    copies' match ids and statuses."""
+    now = timezone.now()
+    new = {m: iter(_ids(m, sum(len(_rows(templates[c.template_id], m)) for c in copies)))
+           for m in REFERENCED}  # fmt: skip
+    out: dict[type[models.Model], list[dict[str, Any]]] = {m: [] for m in (Match, *dict(COPIED))}
+    sums: dict[type[models.Model], dict[tuple[Any, ...], dict[str, Any]]] = {
+        m: {} for m, _ in SUMMED
+    }
+    for copy in copies:
+        t = templates[copy.template_id]
+        maps = _maps(t, copy, players, new, now)
+        out[Match].append(_match_row(t, copy, maps, now))
+        for model, _ in COPIED:
+            out[model].extend(_remap(model, row, maps) for row in t.rows[model])
+        for model, _ in SUMMED:
+            _add(model, sums[model], (_remap(model, row, maps) for row in t.sums[model]))
+    for model, rows in out.items():
+        _insert_rows(model, rows)
+    _add_days(sums)
+    book_rows = [BookMatch(**row) for row in out[BookMatch]]
+    if connection.vendor == "postgresql":
+        books._add_days(book_rows)
+    else:
+        books.rebuild_days({(r.club_id, r.day) for r in book_rows})
+    return {row["id"]: row["status"] for row in out[Match]}
+
+
+def _rows(t: Template, model: type[models.Model]) -> list[dict[str, Any]]:
+    return [t.match] if model is Match else t.rows[model]
+
+
+def _maps(
+    t: Template, copy: Copy, players: dict[str, int], new: dict[Any, Any], now: datetime
+) -> dict[Any, Any]:
+    """What each of the template's values becomes in the copy: ids by the table they
+    point at, players by seat, the match's date and day; other dates are now."""
+    played_at = parse_played_at(copy.played_at)
+    maps: dict[Any, Any] = {m: {row["id"]: next(new[m]) for row in _rows(t, m)} for m in REFERENCED}
+    maps[Player] = {old: players[h] for old, h in zip(t.players, copy.players, strict=True)}
+    maps[datetime] = {t.match["played_at"]: played_at}
+    maps[date] = {t.day: timezone.localtime(played_at).date()}
+    maps["now"] = now
+    return maps
+
+
+def _match_row(t: Template, copy: Copy, maps: dict[Any, Any], now: datetime) -> dict[str, Any]:
+    """The copy's Match row: the upload's document, bytes and hashes, the verdict's."""
+    own = {"players": copy.players, "match_id": copy.match_id, "played_at": copy.played_at}
+    raw = _join(t.raw, own, _dumps).encode()
+    canonical = _join(t.canonical, own, _canonical).encode()
+    row = _remap(Match, t.match, maps)
+    row.update(
+        raw=raw, raw_sha256=hashlib.sha256(raw).hexdigest(),
+        document={**t.document, **own},
+        content_sha256=hashlib.sha256(canonical).hexdigest(), source_match_id=copy.match_id,
+    )  # fmt: skip
+    return row
+
+
+def _plan(model: type[models.Model]) -> list[tuple[str, Any]]:
+    """The fields of a copied row that change: (attname, what maps its value)."""
+    found = _plans.get(model)
+    if found is not None:
+        return found
+    plan: list[tuple[str, Any]] = []
+    for f in model._meta.concrete_fields:
+        if f.primary_key:
+            plan.append((f.attname, model if model in REFERENCED else None))
+        elif f.is_relation and f.related_model in (*REFERENCED, Player):
+            plan.append((f.attname, f.related_model))
+        elif isinstance(f, models.DateTimeField):
+            plan.append((f.attname, datetime))
+        elif isinstance(f, models.DateField):
+            plan.append((f.attname, date))
+    _plans[model] = plan
+    return plan
+
+
+_plans: dict[type[models.Model], list[tuple[str, Any]]] = {}
+
+
+def _remap(model: type[models.Model], row: dict[str, Any], maps: dict[Any, Any]) -> dict[str, Any]:
+    """A template's row as its copy's: ids and players mapped (a row's own id is new, or
+    the table's default), the match's date and day the copy's, other times now."""
+    out = dict(row)
+    for name, kind in _plan(model):
+        value = out.get(name)
+        if kind is None:
+            out.pop(name, None)
+        elif value is None:
+            continue
+        elif kind is datetime:
+            out[name] = maps[datetime].get(value, maps["now"])
+        elif kind is date:
+            out[name] = maps[date][value]
+        else:
+            out[name] = maps[kind][value]
+    return out
+
+
+def _add(model: type[models.Model], into: dict[tuple[Any, ...], dict[str, Any]], rows: Any) -> None:
+    """Add day rows' sums into those of the same key (``aggregates._ADDED``)."""
+    key, summed = aggregates._ADDED[model]
+    for row in rows:
+        k = tuple(row[n] for n in ("club_id", *key))
+        found = into.get(k)
+        if found is None:
+            into[k] = row
+        else:
+            for n in summed:
+                found[n] += row[n]
+
+
+def _add_days(sums: dict[type[models.Model], dict[tuple[Any, ...], dict[str, Any]]]) -> None:
+    """Add the batch's sums to the statistics' day rows, their keys locked first, as
+    ``aggregates.add_matches`` does."""
+    keys = {(row["player_id"], row["day"]) for row in sums[PlayerDay].values()}
+    if not keys:
+        return
+    aggregates._lock(keys)
+    for model, _ in SUMMED:
+        key = aggregates._ADDED[model][0]
+        rows = sorted(sums[model].values(), key=lambda row: tuple(row[k] for k in key))
+        size = 65_535 // len(model._meta.concrete_fields)  # PostgreSQL's parameters
+        for start in range(0, len(rows), size):
+            aggregates._upsert_add(model, [model(**row) for row in rows[start : start + size]])
