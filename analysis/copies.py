@@ -325,6 +325,35 @@ def _add_days(sums: dict[type[models.Model], dict[tuple[Any, ...], dict[str, Any
     for model, _ in SUMMED:
         key = aggregates._ADDED[model][0]
         rows = sorted(sums[model].values(), key=lambda row: tuple(row[k] for k in key))
-        size = 65_535 // len(model._meta.concrete_fields)  # PostgreSQL's parameters
+        if connection.vendor == "postgresql":
+            _upsert_copied(model, rows)
+            continue
+        size = 65_535 // len(model._meta.concrete_fields)  # the statement's parameters
         for start in range(0, len(rows), size):
             aggregates._upsert_add(model, [model(**row) for row in rows[start : start + size]])
+
+
+def _upsert_copied(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
+    """``aggregates._upsert_add`` of many rows on PostgreSQL: the rows by COPY into a
+    table of the transaction's, then one ``INSERT … SELECT … ON CONFLICT … DO UPDATE``
+    in key order (tens of thousands of parameters cost psycopg more than the rows)."""
+    if not rows:
+        return
+    key, summed = aggregates._ADDED[model]
+    q = connection.ops.quote_name
+    table = q(model._meta.db_table)
+    names = [q(str(f.column)) for f in model._meta.concrete_fields if not f.primary_key]
+    columns = ", ".join(names)
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TABLE IF EXISTS copied_sums")
+        cursor.execute(
+            f"CREATE TEMPORARY TABLE copied_sums ON COMMIT DROP AS"
+            f" SELECT {columns} FROM {table} WITH NO DATA"
+        )
+        _insert_rows(model, rows, table="copied_sums")
+        add = ", ".join(f"{q(c)} = {table}.{q(c)} + excluded.{q(c)}" for c in summed)
+        cursor.execute(
+            f"INSERT INTO {table} ({columns}) SELECT {columns} FROM copied_sums"
+            f" ORDER BY {', '.join(map(q, key))}"  # one lock order, as _upsert_add's
+            f" ON CONFLICT ({', '.join(map(q, key))}) DO UPDATE SET {add}"
+        )

@@ -1,0 +1,113 @@
+"""Benchmark ``manage.py load_simulated --bulk`` (issue 28, item 4: ≥ 5,000 rounds/s) against
+the database of DATABASE_URL (PostgreSQL), docs/scaling.md.
+
+For each ``--sizes`` (rounds), a run of the command with ``--distinct 50`` into the
+simulated club (a seed of its own per size, so every run writes new matches), timed as a
+whole and in its copies (``analysis.copies.store_copies``: the rows of the copies of the 50
+simulated matches, the command's work at scale); the 50 simulated matches (the bots, the
+engine, their reviews) are a fixed cost of each run, printed apart.
+
+The reference in the same run: the previous bulk path (``load_simulated._bulk``: the
+upload's rows, the engine once per distinct document, the verification's own writer) on
+``--reference`` rounds of copies of the same documents, as full documents. The load
+average is printed at the start and the end.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/xz_bench_load \\
+        python benchmarks/bench_load.py [--sizes 10000 100000] [--reference 2000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+
+from analysis import copies  # noqa: E402
+from analysis.management.commands import load_simulated  # noqa: E402
+from records.models import Club, Match  # noqa: E402
+
+
+def loadavg() -> str:
+    return Path("/proc/loadavg").read_text().split(" ")[0]
+
+
+class Timed:
+    """``copies.store_copies`` with its time and rounds added up."""
+
+    def __init__(self) -> None:
+        self.seconds, self.matches = 0.0, 0
+        self.inner = copies.store_copies
+
+    def __call__(self, *args: Any, **kwargs: Any) -> list[int]:
+        start = time.perf_counter()
+        written = self.inner(*args, **kwargs)
+        self.seconds += time.perf_counter() - start
+        self.matches += len(written)
+        return written
+
+
+def run(rounds: int, seed: int) -> tuple[float, Timed]:
+    timed = Timed()
+    copies.store_copies = timed  # type: ignore[assignment]
+    start = time.perf_counter()
+    try:
+        call_command("load_simulated", "--bulk", "--rounds", str(rounds), "--distinct", "50",
+                     "--seed", str(seed), stdout=open(os.devnull, "w"),  # noqa: SIM115
+                     stderr=open(os.devnull, "w"))  # noqa: SIM115
+    finally:
+        copies.store_copies = timed.inner  # type: ignore[assignment]
+    return time.perf_counter() - start, timed
+
+
+def reference(rounds: int) -> float:
+    """The previous path's rounds/s: copies of the club's first matches as documents."""
+    club = Club.objects.get(name=load_simulated.SIM_CLUB)
+    docs = [m.document for m in Match.objects.filter(club=club).order_by("pk")[:50]]
+    per_match = len(docs[0]["rounds"])
+    batch = []
+    for i in range(rounds // per_match):
+        doc = dict(docs[i % len(docs)])
+        doc["match_id"] = f"reference-{time.time_ns()}-{i}"
+        batch.append(doc)
+    start = time.perf_counter()
+    for at in range(0, len(batch), 200):
+        load_simulated._bulk(club, batch[at : at + 200], {})
+    return len(batch) * per_match / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--reference", type=int, default=2000)
+    args = parser.parse_args()
+    if connection.vendor != "postgresql":
+        sys.exit("bench_load needs DATABASE_URL=postgres://…")
+    print(f"load average at the start: {loadavg()}")
+    for n, size in enumerate(args.sizes):
+        seconds, timed = run(size, 1000 + n)
+        rounds = timed.matches * 8
+        rate = rounds / timed.seconds if timed.seconds else 0.0
+        print(f"{size:>8} rounds: {seconds:7.1f} s in all ({size / seconds:6.0f} rounds/s);"
+              f" copies {rounds} rounds in {timed.seconds:6.1f} s ({rate:6.0f} rounds/s);"
+              f" the 50 simulated matches {seconds - timed.seconds:5.1f} s;"
+              f" load average {loadavg()}")
+    old = reference(args.reference)
+    print(f"reference: the previous bulk path {old:6.0f} rounds/s on {args.reference} rounds;"
+          f" load average at the end: {loadavg()}")
+
+
+if __name__ == "__main__":
+    main()
