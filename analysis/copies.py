@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from analysis import books
 from analysis.models import (
+    BookDay,
     BookMatch,
     PairDay,
     Payment,
@@ -222,8 +223,14 @@ def _write(
         _insert_rows(model, rows)
     _add_days(sums)
     book_rows = [BookMatch(**row) for row in out[BookMatch]]
-    if connection.vendor == "postgresql":
-        books._add_days(book_rows)
+    if connection.vendor == "postgresql":  # books._add_days, its upsert by COPY
+        days = books._days(books._values(r) for r in book_rows)
+        books._lock({(d.club_id, d.day) for d in days})
+        names = [f.attname for f in BookDay._meta.concrete_fields if not f.primary_key]
+        key = ("club_id", "ruleset_key", "day", "kind", "dated", "player_id")
+        rows = sorted(({n: getattr(d, n) for n in names} for d in days),
+                      key=lambda row: tuple(row[k] for k in key))  # fmt: skip
+        _upsert_copied(BookDay, rows, key, books.SUMS)
     else:
         books.rebuild_days({(r.club_id, r.day) for r in book_rows})
     return {row["id"]: row["status"] for row in out[Match]}
@@ -326,20 +333,22 @@ def _add_days(sums: dict[type[models.Model], dict[tuple[Any, ...], dict[str, Any
         key = aggregates._ADDED[model][0]
         rows = sorted(sums[model].values(), key=lambda row: tuple(row[k] for k in key))
         if connection.vendor == "postgresql":
-            _upsert_copied(model, rows)
+            _upsert_copied(model, rows, *aggregates._ADDED[model])
             continue
         size = 65_535 // len(model._meta.concrete_fields)  # the statement's parameters
         for start in range(0, len(rows), size):
             aggregates._upsert_add(model, [model(**row) for row in rows[start : start + size]])
 
 
-def _upsert_copied(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
-    """``aggregates._upsert_add`` of many rows on PostgreSQL: the rows by COPY into a
+def _upsert_copied(
+    model: type[models.Model], rows: list[dict[str, Any]], key: Any, summed: Any
+) -> None:
+    """Add the sums of many rows (their ``key`` unique) to the rows there, creating those
+    missing, on PostgreSQL (``aggregates._upsert_add``, ``books._add_days``): by COPY into a
     table of the transaction's, then one ``INSERT … SELECT … ON CONFLICT … DO UPDATE``
     in key order (tens of thousands of parameters cost psycopg more than the rows)."""
     if not rows:
         return
-    key, summed = aggregates._ADDED[model]
     q = connection.ops.quote_name
     table = q(model._meta.db_table)
     names = [q(str(f.column)) for f in model._meta.concrete_fields if not f.primary_key]
