@@ -50,17 +50,18 @@ from xuezhan.schema import canonical_bytes
 #: the document keys a copy has of its own; everything else is its template's
 OWN_KEYS = ("players", "match_id", "played_at")
 #: the tables copied row by row, in the order they are written (foreign keys first), and
-#: each one's rows of a match
-COPIED: tuple[tuple[type[models.Model], str], ...] = (
-    (Seat, "match_id"),
-    (Round, "match_id"),
-    (Verification, "match_id"),
-    (Violation, "verification__match_id"),
-    (RoundSettlement, "round__match_id"),
-    (Payment, "round__match_id"),
-    (SeatResult, "round__match_id"),
-    (PlayerMatch, "match_id"),
-    (BookMatch, "match_id"),
+#: each one's rows of a match: by the ids of the match, of its rounds or its verification
+#: (not through a join, which the planner may answer by reading the whole table)
+COPIED: tuple[tuple[type[models.Model], str, type[models.Model]], ...] = (
+    (Seat, "match_id", Match),
+    (Round, "match_id", Match),
+    (Verification, "match_id", Match),
+    (Violation, "verification_id", Verification),
+    (RoundSettlement, "round_id", Round),
+    (Payment, "round_id", Round),
+    (SeatResult, "round_id", Round),
+    (PlayerMatch, "match_id", Match),
+    (BookMatch, "match_id", Match),
 )
 #: the rows other rows point at: a copy's are given their ids beforehand
 REFERENCED = (Match, Round, Verification)
@@ -98,10 +99,11 @@ class Template:
     sums: dict[type[models.Model], list[dict[str, Any]]] = field(default_factory=dict)
 
 
-def store_copies(club: Club, copies: list[Copy], templates: dict[int, Template]) -> list[int]:
+def store_copies(club: Club, copies: list[Copy], templates: dict[int, Template]) -> dict[int, str]:
     """Write the copies (none of which the club has) as uploads and their verification
     would, in one transaction; ``templates`` caches what was read of the templates.
-    Returns the copies' match ids."""
+    Returns the copies' match ids and statuses, for :func:`announce` once the caller's
+    batches are all written."""
     club_id = club.pk
     with transaction.atomic():
         for pk in sorted({c.template_id for c in copies} - set(templates)):
@@ -111,11 +113,18 @@ def store_copies(club: Club, copies: list[Copy], templates: dict[int, Template])
         with aggregates.club_days(club_id):
             statuses = _write(copies, templates, players)
         figures.facts_changed(club_id)
+    return statuses
+
+
+def announce(club_id: int, statuses: dict[int, str]) -> None:
+    """Send the copies' verdicts as the verification does (``verdict_stored``: their
+    reviews, the club's ratings, nights, webhooks). Once for a whole load: each sending
+    rates the whole club again."""
+    if statuses:
         publish_verdicts_stored(
             [pk for pk, s in statuses.items() if s in FACT_STATUSES], club_ids=[club_id],
             failed_ids=[pk for pk, s in statuses.items() if s == Match.Status.FAILED],
         )  # fmt: skip
-    return list(statuses)
 
 
 def read_template(match_id: int) -> Template:
@@ -136,9 +145,10 @@ def read_template(match_id: int) -> Template:
             players=[seats[s] for s in sorted(seats)],
             day=timezone.localtime(played).date() if played else None,
         )  # fmt: skip
-        for model, scope in COPIED:
+        for model, scope, source in COPIED:
             names = [f.attname for f in model._meta.concrete_fields]
-            query = model._default_manager.filter(**{scope: match_id}).order_by("pk")
+            ids = [match_id] if source is Match else [r["id"] for r in template.rows[source]]
+            query = model._default_manager.filter(**{f"{scope}__in": ids}).order_by("pk")
             template.rows[model] = list(query.values(*names))
         seat_rows = SeatResult.objects.filter(match_id=match_id, complete=True)
         seat_rows = seat_rows.annotate(day=TruncDate("played_at"))
@@ -207,7 +217,8 @@ def _write(
     now = timezone.now()
     new = {m: iter(_ids(m, sum(len(_rows(templates[c.template_id], m)) for c in copies)))
            for m in REFERENCED}  # fmt: skip
-    out: dict[type[models.Model], list[dict[str, Any]]] = {m: [] for m in (Match, *dict(COPIED))}
+    out: dict[type[models.Model], list[dict[str, Any]]] = {Match: []}
+    out.update((m, []) for m, *_ in COPIED)
     sums: dict[type[models.Model], dict[tuple[Any, ...], dict[str, Any]]] = {
         m: {} for m, _ in SUMMED
     }
@@ -215,7 +226,7 @@ def _write(
         t = templates[copy.template_id]
         maps = _maps(t, copy, players, new, now)
         out[Match].append(_match_row(t, copy, maps, now))
-        for model, _ in COPIED:
+        for model, *_ in COPIED:
             out[model].extend(_remap(model, row, maps) for row in t.rows[model])
         for model, _ in SUMMED:
             _add(model, sums[model], (_remap(model, row, maps) for row in t.sums[model]))

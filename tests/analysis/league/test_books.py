@@ -188,6 +188,8 @@ def _loaded_rows(club: Club) -> dict[str, list[tuple[Any, ...]]]:
         PlayerDay,
         PlayerDayPattern,
         PlayerMatch,
+        PlayerRating,
+        RatingStep,
         RoundSettlement,
         SeatResult,
         Verification,
@@ -202,7 +204,7 @@ def _loaded_rows(club: Club) -> dict[str, list[tuple[Any, ...]]]:
     verifications = dict(Verification.objects.filter(match__club=club)
                          .values_list("pk", "match_id"))
     skip = {"id", "uploaded_at", "status_changed_at", "verified_at", "club", "uploaded_by",
-            "lease_until", "lease_owner"}
+            "lease_until", "lease_owner", "computed_at"}
     mapped = {"match": source, "player": handle, "other": handle, "payer_player": handle,
               "payee_player": handle, "round": rounds, "best_win_round": rounds,
               "worst_loss_round": rounds,
@@ -221,6 +223,8 @@ def _loaded_rows(club: Club) -> dict[str, list[tuple[Any, ...]]]:
         "pair_day": PairDay.objects.filter(club=club),
         "book_match": BookMatch.objects.filter(club=club),
         "book_day": BookDay.objects.filter(club=club),
+        "player_rating": PlayerRating.objects.filter(club=club),
+        "rating_step": RatingStep.objects.filter(match__club=club),
     }
     out = {}
     for name, rows in tables.items():
@@ -237,28 +241,38 @@ def _loaded_rows(club: Club) -> dict[str, list[tuple[Any, ...]]]:
 
 
 def test_a_bulk_load_writes_exactly_what_uploads_and_verification_write(
-    cast: dict[str, Any],
+    cast: dict[str, Any], django_capture_on_commit_callbacks: Any,
 ) -> None:
     """Every row of every table, for matches of their own and copies of them (other
-    players, other days, days that several matches share), and a second run adds none."""
+    players, other days, days that several matches share, the reviews and the ratings
+    that follow the verdicts), and a second run adds none."""
     from django.core.management import call_command
 
-    arguments = ["--rounds", "64", "--players", "6", "--rounds-per-match", "4",
-                 "--distinct", "3", "--weeks", "1", "--seed", "5"]
-    call_command("load_simulated", *arguments, stdout=open(os.devnull, "w"))  # noqa: SIM115
+    arguments = ["--players", "6", "--rounds-per-match", "4", "--distinct", "3", "--weeks", "1",
+                 "--seed", "5"]
+
+    def load(rounds: int, *more: str) -> None:
+        with django_capture_on_commit_callbacks(execute=True):  # the verdicts' followers
+            call_command("load_simulated", *arguments, "--rounds", str(rounds), *more,
+                         stdout=open(os.devnull, "w"))  # noqa: SIM115
+
+    load(64)
     uploaded = Club.objects.get(name="Simulated club")
     one_by_one = _loaded_rows(uploaded)
     uploaded.name = "uploaded one by one"
     uploaded.save()
-    call_command("load_simulated", *arguments, "--bulk", stdout=open(os.devnull, "w"))  # noqa: SIM115
+    load(12, "--bulk")  # the distinct matches, reviewed before their copies are made
+    load(64, "--bulk")
     club = Club.objects.get(name="Simulated club")
     bulk = _loaded_rows(club)
     assert len(one_by_one["match"]) == 16 and one_by_one["player_day_pattern"]
     assert len(one_by_one["player_day"]) < 16 * 4  # days that several matches share
     assert len(one_by_one["book_day"]) < 16 * 4
+    assert all(row[-1] is not None for row in one_by_one["verification"])  # reviewed
+    assert one_by_one["rating_step"]
     for table, rows in one_by_one.items():
         assert bulk[table] == rows, table
-    call_command("load_simulated", *arguments, "--bulk", stdout=open(os.devnull, "w"))  # noqa: SIM115
+    load(64, "--bulk")
     assert _loaded_rows(club) == bulk
 
 
