@@ -40,7 +40,7 @@ from analysis.models import (
     Verification,
     Violation,
 )
-from analysis.services import FACT_STATUSES, _insert_rows
+from analysis.services import FACT_STATUSES, _insert_rows, _json_text
 from analysis.signals import publish_verdicts_stored
 from analysis.stats import aggregates, figures
 from records.models import Club, Match, Player, Round, Seat
@@ -222,16 +222,35 @@ def _write(
     sums: dict[type[models.Model], dict[tuple[Any, ...], dict[str, Any]]] = {
         m: {} for m, _ in SUMMED
     }
+    # PostgreSQL: the rows made in SQL from the templates' (but the books', summed here)
+    in_sql: set[type[models.Model]] = set()
+    if connection.vendor == "postgresql":
+        in_sql = {m for m, *_ in COPIED if m is not BookMatch}
+    changed: dict[type[models.Model], list[list[Any]]] = {m: [] for m in in_sql}
     for copy in copies:
         t = templates[copy.template_id]
         maps = _maps(t, copy, players, new, now)
         out[Match].append(_match_row(t, copy, maps, now))
         for model, *_ in COPIED:
-            out[model].extend(_remap(model, row, maps) for row in t.rows[model])
+            if model in in_sql:
+                changed[model].extend(_changed(model, row, maps) for row in t.rows[model])
+            else:
+                out[model].extend(_remap(model, row, maps) for row in t.rows[model])
         for model, _ in SUMMED:
             _add(model, sums[model], (_remap(model, row, maps) for row in t.sums[model]))
-    for model, rows in out.items():
-        _insert_rows(model, rows)
+    if not in_sql:
+        _insert_rows(Match, out[Match])
+    else:
+        columns = [*_columns(Match), *OWN_COLUMNS]
+        _from_templates(Match, columns, [
+            [t_id, *(row[c] for c in columns)] for t_id, row in zip(
+                (c.template_id for c in copies), out[Match], strict=True)
+        ])  # fmt: skip
+    for model, *_ in COPIED:
+        if model in in_sql:
+            _from_templates(model, _columns(model), changed[model])
+        else:
+            _insert_rows(model, out[model])
     _add_days(sums)
     book_rows = [BookMatch(**row) for row in out[BookMatch]]
     if connection.vendor == "postgresql":  # books._add_days, its upsert by COPY
@@ -301,6 +320,67 @@ def _plan(model: type[models.Model]) -> list[tuple[str, Any]]:
 _plans: dict[type[models.Model], list[tuple[str, Any]]] = {}
 
 
+#: the Match columns a copy has of its own, besides the remapped ones (``_match_row``)
+OWN_COLUMNS = ("raw", "raw_sha256", "document", "content_sha256", "source_match_id")
+
+
+def _columns(model: type[models.Model]) -> list[str]:
+    """The columns a copy of the model's rows does not take from its template's row."""
+    return [name for name, kind in _plan(model) if kind is not None]
+
+
+def _changed(model: type[models.Model], row: dict[str, Any], maps: dict[Any, Any]) -> list[Any]:
+    """The template row's id, then the copy's values of ``_columns(model)``."""
+    values = [row["id"]]
+    for name, kind in _plan(model):
+        if kind is not None:
+            value = row[name]
+            values.append(None if value is None else _mapped(kind, value, maps))
+    return values
+
+
+def _mapped(kind: Any, value: Any, maps: dict[Any, Any]) -> Any:
+    if kind is datetime:
+        return maps[datetime].get(value, maps["now"])
+    return maps[kind][value]
+
+
+def _from_templates(model: type[models.Model], columns: list[str], rows: list[list[Any]]) -> None:
+    """Insert rows made of template rows of the same table (PostgreSQL): each of ``rows``
+    gives its template row's id, then its values of ``columns``, the others are the
+    template's. One COPY of those values into a table of the transaction's, then one
+    ``INSERT … SELECT``: a copy's large values (reports, reviews) never leave the database
+    nor are parsed again."""
+    if not rows:
+        return
+    q = connection.ops.quote_name
+    meta = model._meta
+    fields = {f.attname: f for f in meta.concrete_fields}
+    mine = [q(str(fields[c].column)) for c in columns]
+    kept = [q(str(f.column)) for f in meta.concrete_fields
+            if not f.primary_key and f.attname not in columns]  # fmt: skip
+    table, pk = q(meta.db_table), q(str(meta.pk.column))
+    json_at = [i + 1 for i, c in enumerate(columns) if isinstance(fields[c], models.JSONField)]
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TABLE IF EXISTS copied_rows")
+        cursor.execute(
+            f"CREATE TEMPORARY TABLE copied_rows ON COMMIT DROP AS"
+            f" SELECT {pk} AS template_id, {', '.join(mine)} FROM {table} WITH NO DATA"
+        )
+        sql = f"COPY copied_rows (template_id, {', '.join(mine)}) FROM STDIN"
+        with cursor.cursor.copy(sql) as copy:
+            for row in rows:
+                for i in json_at:
+                    if row[i] is not None:
+                        row[i] = _json_text(row[i])
+                copy.write_row(row)
+        cursor.execute(
+            f"INSERT INTO {table} ({', '.join([*mine, *kept])})"
+            f" SELECT {', '.join([*(f'c.{c}' for c in mine), *(f's.{c}' for c in kept)])}"
+            f" FROM copied_rows AS c JOIN {table} AS s ON s.{pk} = c.template_id"
+        )
+
+
 def _remap(model: type[models.Model], row: dict[str, Any], maps: dict[Any, Any]) -> dict[str, Any]:
     """A template's row as its copy's: ids and players mapped (a row's own id is new, or
     the table's default), the match's date and day the copy's, other times now."""
@@ -309,14 +389,8 @@ def _remap(model: type[models.Model], row: dict[str, Any], maps: dict[Any, Any])
         value = out.get(name)
         if kind is None:
             out.pop(name, None)
-        elif value is None:
-            continue
-        elif kind is datetime:
-            out[name] = maps[datetime].get(value, maps["now"])
-        elif kind is date:
-            out[name] = maps[date][value]
-        else:
-            out[name] = maps[kind][value]
+        elif value is not None:
+            out[name] = _mapped(kind, value, maps)
     return out
 
 
