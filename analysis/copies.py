@@ -388,6 +388,9 @@ def _from_templates(
                     if row[i] is not None:
                         row[i] = _json_text(row[i])
                 copy.write_row(row)
+        # never analysed by itself: unknown, its join reads the whole table (O(the club)
+        # a batch); known, it looks the templates' rows up by their key (O(the batch))
+        cursor.execute("ANALYZE copied_rows")
         cursor.execute(
             f"INSERT INTO {table} ({', '.join([*mine, *kept])})"
             f" SELECT {', '.join([*picked, *(f's.{c}' for c in kept)])}"

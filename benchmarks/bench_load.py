@@ -5,7 +5,8 @@ For each ``--sizes`` (rounds), a run of the command with ``--distinct 50`` into 
 simulated club (a seed of its own per size, so every run writes new matches), timed as a
 whole and in its copies (``analysis.copies.store_copies``: the rows of the copies of the 50
 simulated matches, the command's work at scale); the 50 simulated matches (the bots, the
-engine, their reviews) are a fixed cost of each run, printed apart.
+engine, their reviews) and the copies' verdicts' followers (``copies.announce``, once per
+run: the club's ratings again, in-process) are printed apart.
 
 The reference in the same run: the previous bulk path (``load_simulated._bulk``: the
 upload's rows, the engine once per distinct document, the verification's own writer) on
@@ -45,31 +46,34 @@ def loadavg() -> str:
 
 
 class Timed:
-    """``copies.store_copies`` with its time and rounds added up."""
+    """A function of ``analysis.copies`` with its time (and the matches it returned)
+    added up, in place of the function while the command runs."""
 
-    def __init__(self) -> None:
-        self.seconds, self.matches = 0.0, 0
-        self.inner = copies.store_copies
+    def __init__(self, name: str) -> None:
+        self.name, self.seconds, self.matches = name, 0.0, 0
+        self.inner = getattr(copies, name)
 
-    def __call__(self, *args: Any, **kwargs: Any) -> list[int]:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         start = time.perf_counter()
-        written = self.inner(*args, **kwargs)
+        found = self.inner(*args, **kwargs)
         self.seconds += time.perf_counter() - start
-        self.matches += len(written)
-        return written
+        self.matches += len(found or ())
+        return found
 
 
-def run(rounds: int, seed: int) -> tuple[float, Timed]:
-    timed = Timed()
-    copies.store_copies = timed  # type: ignore[assignment]
+def run(rounds: int, seed: int) -> tuple[float, Timed, Timed]:
+    timed = [Timed("store_copies"), Timed("announce")]
+    for t in timed:
+        setattr(copies, t.name, t)
     start = time.perf_counter()
     try:
         call_command("load_simulated", "--bulk", "--rounds", str(rounds), "--distinct", "50",
                      "--seed", str(seed), stdout=open(os.devnull, "w"),  # noqa: SIM115
                      stderr=open(os.devnull, "w"))  # noqa: SIM115
     finally:
-        copies.store_copies = timed.inner  # type: ignore[assignment]
-    return time.perf_counter() - start, timed
+        for t in timed:
+            setattr(copies, t.name, t.inner)
+    return time.perf_counter() - start, *timed
 
 
 def reference(rounds: int) -> float:
@@ -97,13 +101,14 @@ def main() -> None:
         sys.exit("bench_load needs DATABASE_URL=postgres://…")
     print(f"load average at the start: {loadavg()}")
     for n, size in enumerate(args.sizes):
-        seconds, timed = run(size, 1000 + n)
+        seconds, timed, followers = run(size, 1000 + n)
         rounds = timed.matches * 8
         rate = rounds / timed.seconds if timed.seconds else 0.0
+        rest = seconds - timed.seconds - followers.seconds
         print(f"{size:>8} rounds: {seconds:7.1f} s in all ({size / seconds:6.0f} rounds/s);"
               f" copies {rounds} rounds in {timed.seconds:6.1f} s ({rate:6.0f} rounds/s);"
-              f" the 50 simulated matches {seconds - timed.seconds:5.1f} s;"
-              f" load average {loadavg()}")
+              f" their verdicts' followers (ratings…) {followers.seconds:5.1f} s;"
+              f" the 50 simulated matches {rest:5.1f} s; load average {loadavg()}")
     old = reference(args.reference)
     print(f"reference: the previous bulk path {old:6.0f} rounds/s on {args.reference} rounds;"
           f" load average at the end: {loadavg()}")
