@@ -5,9 +5,11 @@ docs/scaling.md).
 
 The engine's report, its review, the settlements, payments and per-seat facts depend on
 none of those: a copy's rows are its template's rows as stored, read once, with the ids,
-the players and the dates remapped (``_remap``: by the models' fields, so that a change of
-a field's format flows through), and written with one COPY per table per batch
-(``analysis.services._insert_rows``). The statistics' and books' day rows of a batch are
+the players and the dates remapped (``_plan``: by the models' fields, so that a change of
+a field's format flows through). On PostgreSQL a table's copies are made in SQL from the
+template rows (``_from_templates``: one COPY of what is a copy's own, one ``INSERT …
+SELECT``); elsewhere the remapped rows are inserted (``analysis.services._insert_rows``).
+The statistics' and books' day rows of a batch are
 the templates' own sums, by the very functions that sum them for the verification
 (``analysis.stats.aggregates``, ``analysis.books``), remapped and added in one upsert per
 table. tests/analysis/league/test_books.py checks the rows against uploads one by one.
