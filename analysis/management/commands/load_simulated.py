@@ -1,11 +1,13 @@
 """Load a large simulated club: bots' matches, uploaded and verified like any other.
 
-``--bulk`` makes the same club fast (benchmarks, migrations: docs/scaling.md): the records'
-rows of a batch of matches in a few multi-row INSERTs, the engine run once per distinct
-document (its report and play facts do not depend on who sat at the table), and the
-verification's own writing (``analysis.services.store_verified``: COPY, the statistics'
-and books' rows) for the batch in one transaction. What it writes is what the upload and
-the verification write (tests/analysis/league/test_books.py checks that row by row).
+``--bulk`` makes the same club fast (benchmarks, migrations: docs/scaling.md), a batch of
+1,000 matches a transaction. The distinct documents: the records' rows in a few multi-row
+INSERTs, the engine run once per document, and the verification's own writing
+(``analysis.services.store_verified``). The copies of them (``--distinct``): copies of
+their template's rows (``analysis.copies``: its report, review and play facts do not
+depend on who sat at the table nor when), their verdicts announced once at the end. What
+it writes is what the upload and the verification write (tests/analysis/league/
+test_books.py checks that row by row).
 """
 
 from __future__ import annotations
