@@ -135,10 +135,13 @@ def read_template(match_id: int) -> Template:
     match = Match.objects.values(*fields).get(pk=match_id)
     raw = bytes(match.pop("raw"))
     document = json.loads(raw)  # in the order the uploaded bytes have its keys
-    dump = _dumps
-    skeleton = _skeleton(document, dump), _skeleton(document, _canonical)
-    if _join(skeleton[0], document, dump) != raw.decode():
-        raise ValueError(f"match {match_id}: its bytes are not json.dumps' (no copies)")
+    skeleton = _skeleton(document, _dumps), _skeleton(document, _canonical)
+    if (
+        len(skeleton[0][0]) != len(OWN_KEYS)
+        or _join(skeleton[0], document, _dumps) != raw.decode()
+        or _join(skeleton[1], document, _canonical) != _canonical(document)
+    ):  # a copy's texts are made from the template's: they must be its own
+        raise ValueError(f"match {match_id}: its bytes are not json.dumps' of {OWN_KEYS}")
     seats = dict(Seat.objects.filter(match_id=match_id).values_list("seat", "player_id"))
     with aggregates.club_days(match["club_id"]):
         played = match["played_at"]
