@@ -67,10 +67,10 @@ def run(rounds: int, seed: int) -> tuple[float, Timed, Timed]:
     for t in timed:
         setattr(copies, t.name, t)
     start = time.perf_counter()
+    arguments = ["--bulk", "--rounds", str(rounds), "--distinct", "50", "--seed", str(seed)]
     try:
-        call_command("load_simulated", "--bulk", "--rounds", str(rounds), "--distinct", "50",
-                     "--seed", str(seed), stdout=open(os.devnull, "w"),  # noqa: SIM115
-                     stderr=open(os.devnull, "w"))  # noqa: SIM115
+        with open(os.devnull, "w") as null:
+            call_command("load_simulated", *arguments, stdout=null, stderr=null)
     finally:
         for t in timed:
             setattr(copies, t.name, t.inner)
@@ -106,14 +106,18 @@ def main() -> None:
         rounds = timed.matches * 8
         rate = rounds / timed.seconds if timed.seconds else 0.0
         rest = seconds - timed.seconds - followers.seconds
-        print(f"{size:>8} rounds: {seconds:7.1f} s in all ({size / seconds:6.0f} rounds/s);"
-              f" copies {rounds} rounds in {timed.seconds:6.1f} s ({rate:6.0f} rounds/s);"
-              f" their verdicts' followers (ratings…) {followers.seconds:5.1f} s;"
-              f" the 50 simulated matches {rest:5.1f} s; load average {loadavg()}")
+        print(
+            f"{size:>8} rounds: {seconds:7.1f} s in all ({size / seconds:6.0f} rounds/s);"
+            f" copies {rounds} rounds in {timed.seconds:6.1f} s ({rate:6.0f} rounds/s);"
+            f" their verdicts' followers (ratings…) {followers.seconds:5.1f} s;"
+            f" the 50 simulated matches {rest:5.1f} s; load average {loadavg()}"
+        )
         if n == 0:  # the reference on the smallest club (the previous path slows as it grows)
             old = reference(args.reference)
-            print(f"reference: the previous bulk path {old:6.0f} rounds/s on {args.reference}"
-                  f" rounds (after {size}); load average {loadavg()}")
+            print(
+                f"reference: the previous bulk path {old:6.0f} rounds/s on {args.reference}"
+                f" rounds (after {size}); load average {loadavg()}"
+            )
 
 
 if __name__ == "__main__":
