@@ -432,9 +432,13 @@ def _round_rows(
     return {(row["player_id"], day) for row in seat_rows}
 
 
-def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
-    """Insert new rows, given as {attname: value} (the fields left out take their default),
-    whose ids nobody needs back: with COPY on PostgreSQL, else ``bulk_create``.
+def _insert_rows(
+    model: type[models.Model], rows: list[dict[str, Any]], *, table: str = ""
+) -> None:
+    """Insert new rows, given as {attname: value} (the fields left out take their default;
+    the primary key too, unless the rows give it), whose ids nobody needs back: with COPY
+    on PostgreSQL (into ``table`` if given, one of the model's columns), else
+    ``bulk_create``.
 
     A verification writes about a hundred rows per match (settlement, payment lines, seat
     facts). Model instances and ``bulk_create``, which prepares and quotes each value in
@@ -446,7 +450,9 @@ def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
     if connection.vendor != "postgresql":
         model._default_manager.bulk_create([model(**row) for row in rows])
         return
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    # the primary key where the rows give it (ids made beforehand: analysis.copies)
+    fields = [f for f in model._meta.concrete_fields
+              if not f.primary_key or f.attname in rows[0]]  # fmt: skip
     names = [str(f.attname) for f in fields]
     unknown = set(rows[0]) - set(names)
     if unknown:  # what model(**row) would refuse
@@ -455,7 +461,7 @@ def _insert_rows(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
     ordered = operator.itemgetter(*names)  # a row's values in the columns' order, in C
     json_fields = [i for i, f in enumerate(fields) if isinstance(f, models.JSONField)]
     quote = connection.ops.quote_name
-    sql = (f"COPY {quote(model._meta.db_table)} "
+    sql = (f"COPY {quote(table or model._meta.db_table)} "
            f"({', '.join(quote(str(f.column)) for f in fields)}) FROM STDIN")
     with (
         connection.cursor() as cursor,

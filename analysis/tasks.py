@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from analysis import broker, leases, services
 from analysis.metrics import TASK_SECONDS, UPLOAD_TO_VERDICT_SECONDS, VERIFICATIONS
+from analysis.models import Verification
 from records.logs import request_id
 
 log = logging.getLogger(__name__)
@@ -91,7 +92,13 @@ def review_matches(match_ids: list[int]) -> int:
     """Store the decision reviews of matches that have a verdict, in turn: one message for
     a verification's batch (a message costs the worker ~2 ms; a review ~150). Run again,
     it skips those stored. Returns how many it stored."""
-    return sum(services.store_review(match_id=match_id) for match_id in match_ids)
+    # those reviewed already skipped in one query (a bulk load copies reviews: analysis.copies)
+    pending = set(
+        Verification.objects.filter(match_id__in=match_ids, review__isnull=True).values_list(
+            "match_id", flat=True
+        )
+    )
+    return sum(services.store_review(match_id=pk) for pk in match_ids if pk in pending)
 
 
 def queue_review(sender: Any, *, match_ids: list[int], **kwargs: Any) -> None:

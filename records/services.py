@@ -286,10 +286,7 @@ def check_document(doc: Any) -> tuple[Rules, datetime | None]:
     played_at = None
     if "played_at" in doc:
         try:
-            played_at = datetime.fromisoformat(doc["played_at"])
-            if played_at.tzinfo is None:
-                played_at = played_at.replace(tzinfo=UTC)
-            played_at = played_at.astimezone(UTC)
+            played_at = parse_played_at(doc["played_at"])
         except (ValueError, OverflowError):
             played_at = None
             errors.append({"path": "$.played_at",
@@ -303,6 +300,17 @@ def check_document(doc: Any) -> tuple[Rules, datetime | None]:
             errors,
         )
     return rules, played_at
+
+
+def parse_played_at(value: Any) -> datetime:
+    """A document's ``played_at`` as stored: ISO 8601, UTC where it names no offset.
+
+    :raises ValueError, OverflowError: not a date and time.
+    """
+    played_at = datetime.fromisoformat(value)
+    if played_at.tzinfo is None:
+        played_at = played_at.replace(tzinfo=UTC)
+    return played_at.astimezone(UTC)
 
 
 def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:

@@ -1,11 +1,13 @@
 """Load a large simulated club: bots' matches, uploaded and verified like any other.
 
-``--bulk`` makes the same club fast (benchmarks, migrations: docs/scaling.md): the records'
-rows of a batch of matches in a few multi-row INSERTs, the engine run once per distinct
-document (its report and play facts do not depend on who sat at the table), and the
-verification's own writing (``analysis.services.store_verified``: COPY, the statistics'
-and books' rows) for the batch in one transaction. What it writes is what the upload and
-the verification write (tests/analysis/league/test_books.py checks that row by row).
+``--bulk`` makes the same club fast (benchmarks, migrations: docs/scaling.md), a batch of
+1,000 matches a transaction. The distinct documents: the records' rows in a few multi-row
+INSERTs, the engine run once per document, and the verification's own writing
+(``analysis.services.store_verified``). The copies of them (``--distinct``): copies of
+their template's rows (``analysis.copies``: its report, review and play facts do not
+depend on who sat at the table nor when), their verdicts announced once at the end. What
+it writes is what the upload and the verification write (tests/analysis/league/
+test_books.py checks that row by row).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from tqdm import tqdm
 
+from analysis import copies as copies_
 from analysis import services as analysis_services
 from records import services
 from records.models import Club, Match, Round, Seat
@@ -29,7 +32,7 @@ from xuezhan.schema import canonical_bytes
 from xuezhan.sim.simulate import match_seed, simulate_match
 
 SIM_CLUB = "Simulated club"
-BATCH = 200  # matches written per transaction with --bulk
+BATCH = 1000  # matches written per transaction with --bulk
 
 
 class Command(BaseCommand):
@@ -53,7 +56,8 @@ class Command(BaseCommand):
             "(the bots are slow; each copy is still uploaded and verified); 0: all distinct",
         )
         parser.add_argument(
-            "--bulk", action="store_true",
+            "--bulk",
+            action="store_true",
             help="write the rows in batches (the engine once per distinct document)",
         )
 
@@ -71,25 +75,17 @@ class Command(BaseCommand):
         span = timedelta(weeks=options["weeks"])
         templates: list[dict[str, Any]] = []
         counts: dict[str, int] = {}
-        outcomes: dict[str, Any] = {}  # the engine's outcome per distinct document
         bar = tqdm(
             total=matches * per_match, desc="load_simulated", unit="round", file=self.stderr._out
         )
-        batch: list[dict[str, Any]] = []
+        if options["bulk"]:
+            self._bulk(club, matches, options, rng, end, span, counts, bar)
+            matches = 0  # written
         for index in range(matches):
             doc = self._document(index, options, templates)
             doc["players"] = rng.sample(handles, 4)
             doc["match_id"] = f"sim-{options['seed']}-{index}"
             doc["played_at"] = (end - span * rng.random()).isoformat()
-            if options["bulk"]:
-                batch.append(doc)
-                if len(batch) == BATCH or index == matches - 1:
-                    written = _bulk(club, batch, outcomes)
-                    counts["verified"] = counts.get("verified", 0) + written
-                    counts["exists"] = counts.get("exists", 0) + len(batch) - written
-                    bar.update(per_match * len(batch))
-                    batch = []
-                continue
             raw = json.dumps(doc, ensure_ascii=False).encode()
             upload = services.upload_match(club=club, raw=raw, uploaded_by=None)
             status = "exists"
@@ -99,12 +95,71 @@ class Command(BaseCommand):
             bar.update(per_match)
         bar.close()
         summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
-        self.stdout.write(f"{club.name} #{club.pk}: {matches} matches ({summary})")
+        self.stdout.write(f"{club.name} #{club.pk}: {sum(counts.values())} matches ({summary})")
 
     def _club(self) -> Club:
         owner, _ = get_user_model().objects.get_or_create(username="sim-owner")
         club = Club.objects.filter(name=SIM_CLUB, memberships__user=owner).first()
         return club or services.create_club(name=SIM_CLUB, owner=owner)
+
+    def _bulk(
+        self,
+        club: Club,
+        matches: int,
+        options: dict[str, Any],
+        rng: random.Random,
+        end: datetime,
+        span: timedelta,
+        counts: dict[str, int],
+        bar: Any,
+    ) -> None:
+        """The same matches (the same draws of ``rng``), written a batch at a time: the
+        distinct documents uploaded and verified as a batch (``_bulk``), and the copies of
+        them as copies of their rows (``analysis.copies``)."""
+        read: dict[int, copies_.Template] = {}
+        stored: dict[int, str] = {}  # the copies' verdicts, announced once at the end
+        try:
+            self._batches(club, matches, options, rng, end, span, counts, bar, read, stored)
+        finally:
+            copies_.announce(club.pk, stored)
+
+    def _batches(
+        self,
+        club: Club,
+        matches: int,
+        options: dict[str, Any],
+        rng: random.Random,
+        end: datetime,
+        span: timedelta,
+        counts: dict[str, int],
+        bar: Any,
+        read: dict[int, copies_.Template],
+        stored: dict[int, str],
+    ) -> None:
+        handles = [f"sim{k:03d}" for k in range(1, options["players"] + 1)]
+        distinct, seed = options["distinct"], options["seed"]
+        templates: list[dict[str, Any]] = []
+        docs: list[dict[str, Any]] = []
+        copies: list[tuple[int, list[str], str, str]] = []  # (template index, ...)
+        for index in range(matches):
+            if distinct and index >= distinct:
+                players = rng.sample(handles, 4)
+                played_at = (end - span * rng.random()).isoformat()
+                copies.append((index % distinct, players, f"sim-{seed}-{index}", played_at))
+            else:
+                doc = self._document(index, options, templates)
+                doc["players"] = rng.sample(handles, 4)
+                doc["match_id"] = f"sim-{seed}-{index}"
+                doc["played_at"] = (end - span * rng.random()).isoformat()
+                docs.append(doc)
+            if len(docs) + len(copies) < BATCH and index < matches - 1:
+                continue
+            written = _bulk(club, docs, {}) if docs else 0
+            written += _copies(club, copies, seed, read, stored)
+            counts["verified"] = counts.get("verified", 0) + written
+            counts["exists"] = counts.get("exists", 0) + len(docs) + len(copies) - written
+            bar.update(options["rounds_per_match"] * (len(docs) + len(copies)))
+            docs, copies = [], []
 
     def _document(
         self, index: int, options: dict[str, Any], templates: list[dict[str, Any]]
@@ -126,9 +181,11 @@ def _bulk(club: Club, docs: list[dict[str, Any]], outcomes: dict[str, Any]) -> i
     transaction; the matches the club has already are left alone. Returns those written."""
     stored = []
     with transaction.atomic():
-        known = set(Match.objects.filter(
-            club=club, source_match_id__in=[d["match_id"] for d in docs]
-        ).values_list("source_match_id", flat=True))
+        known = set(
+            Match.objects.filter(
+                club=club, source_match_id__in=[d["match_id"] for d in docs]
+            ).values_list("source_match_id", flat=True)
+        )
         docs = [d for d in docs if d["match_id"] not in known]
         if not docs:
             return 0
@@ -147,19 +204,47 @@ def _bulk(club: Club, docs: list[dict[str, Any]], outcomes: dict[str, Any]) -> i
         matches = Match.objects.bulk_create([m for _, m in stored])
         Seat.objects.bulk_create(
             Seat(match=m, seat=i, player=players[h])
-            for (doc, m) in stored for i, h in enumerate(doc["players"])
+            for (doc, m) in stored
+            for i, h in enumerate(doc["players"])
         )
         Round.objects.bulk_create(
             Round(match=m, index=i, dealer=r["dealer"], event_count=len(r["events"]))
-            for (doc, m) in stored for i, r in enumerate(doc["rounds"])
+            for (doc, m) in stored
+            for i, r in enumerate(doc["rounds"])
         )
         engine = {}
         for doc, match in stored:
             # who sat where is no input of the engine's: a copy's outcome is its template's
-            key = json.dumps({**doc, "players": None, "match_id": None, "played_at": None},
-                             sort_keys=True)
+            key = json.dumps(
+                {**doc, "players": None, "match_id": None, "played_at": None}, sort_keys=True
+            )
             if key not in outcomes:
                 outcomes[key] = analysis_services.run_engine(doc)
             engine[match.pk] = outcomes[key]
         analysis_services.store_verified(matches, engine)
     return len(matches)
+
+
+def _copies(
+    club: Club,
+    copies: list[tuple[int, list[str], str, str]],
+    seed: int,
+    read: dict[int, copies_.Template],
+    stored: dict[int, str],
+) -> int:
+    """Write the copies the club has not got, each as a copy of its template's rows (the
+    match of the template's index, written earlier); returns how many it wrote."""
+    if not copies:
+        return 0
+    sources = {f"sim-{seed}-{t}" for t, *_ in copies} | {c[2] for c in copies}
+    known = dict(Match.objects.filter(club=club, source_match_id__in=sources)
+                 .values_list("source_match_id", "pk"))  # fmt: skip
+    wanted = [
+        copies_.Copy(known[f"sim-{seed}-{t}"], players, match_id, played_at)
+        for t, players, match_id, played_at in copies if match_id not in known
+    ]  # fmt: skip
+    if not wanted:
+        return 0
+    written = copies_.store_copies(club, wanted, read)
+    stored.update(written)
+    return len(written)

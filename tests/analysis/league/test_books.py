@@ -186,7 +186,10 @@ def _loaded_rows(club: Club) -> dict[str, list[tuple[Any, ...]]]:
         PairDay,
         Payment,
         PlayerDay,
+        PlayerDayPattern,
         PlayerMatch,
+        PlayerRating,
+        RatingStep,
         RoundSettlement,
         SeatResult,
         Verification,
@@ -201,7 +204,7 @@ def _loaded_rows(club: Club) -> dict[str, list[tuple[Any, ...]]]:
     verifications = dict(Verification.objects.filter(match__club=club)
                          .values_list("pk", "match_id"))
     skip = {"id", "uploaded_at", "status_changed_at", "verified_at", "club", "uploaded_by",
-            "lease_until", "lease_owner"}
+            "lease_until", "lease_owner", "computed_at"}
     mapped = {"match": source, "player": handle, "other": handle, "payer_player": handle,
               "payee_player": handle, "round": rounds, "best_win_round": rounds,
               "worst_loss_round": rounds,
@@ -215,10 +218,13 @@ def _loaded_rows(club: Club) -> dict[str, list[tuple[Any, ...]]]:
         "payment": Payment.objects.filter(round__match__club=club),
         "seat_result": SeatResult.objects.filter(club=club),
         "player_day": PlayerDay.objects.filter(club=club),
+        "player_day_pattern": PlayerDayPattern.objects.filter(club=club),
         "player_match": PlayerMatch.objects.filter(club=club),
         "pair_day": PairDay.objects.filter(club=club),
         "book_match": BookMatch.objects.filter(club=club),
         "book_day": BookDay.objects.filter(club=club),
+        "player_rating": PlayerRating.objects.filter(club=club),
+        "rating_step": RatingStep.objects.filter(match__club=club),
     }
     out = {}
     for name, rows in tables.items():
@@ -234,23 +240,59 @@ def _loaded_rows(club: Club) -> dict[str, list[tuple[Any, ...]]]:
     return out
 
 
+def _stored(club: Any) -> list[tuple[Any, ...]]:
+    """The match's stored bytes (records.fields) and its payment lines' stored params
+    (analysis.compact), by source match id, as the database holds them."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT m.source_match_id, m.raw, p.ordinal, p.params FROM records_match m"
+            " JOIN records_round r ON r.match_id = m.id"
+            " JOIN analysis_payment p ON p.round_id = r.id WHERE m.club_id = %s",
+            [club.pk],
+        )
+        rows = [(m, bytes(raw), ordinal, params) for m, raw, ordinal, params in cursor]
+    assert rows and all(raw[:4] == b"\x28\xb5\x2f\xfd" for _, raw, _, _ in rows)
+    return sorted(rows)
+
+
 def test_a_bulk_load_writes_exactly_what_uploads_and_verification_write(
-    cast: dict[str, Any],
+    cast: dict[str, Any], django_capture_on_commit_callbacks: Any,
 ) -> None:
+    """Every row of every table, for matches of their own and copies of them (other
+    players, other days, days that several matches share, the reviews and the ratings
+    that follow the verdicts), and a second run adds none."""
     from django.core.management import call_command
 
-    arguments = ["--rounds", "48", "--players", "6", "--rounds-per-match", "4",
-                 "--distinct", "3", "--weeks", "2", "--seed", "5"]
-    call_command("load_simulated", *arguments, stdout=open(os.devnull, "w"))  # noqa: SIM115
+    arguments = ["--players", "6", "--rounds-per-match", "4", "--distinct", "3", "--weeks", "1",
+                 "--seed", "5"]
+
+    def load(rounds: int, *more: str) -> None:
+        with django_capture_on_commit_callbacks(execute=True):  # the verdicts' followers
+            call_command("load_simulated", *arguments, "--rounds", str(rounds), *more,
+                         stdout=open(os.devnull, "w"))  # noqa: SIM115
+
+    load(64)
     uploaded = Club.objects.get(name="Simulated club")
     one_by_one = _loaded_rows(uploaded)
     uploaded.name = "uploaded one by one"
     uploaded.save()
-    call_command("load_simulated", *arguments, "--bulk", stdout=open(os.devnull, "w"))  # noqa: SIM115
-    bulk = _loaded_rows(Club.objects.get(name="Simulated club"))
-    assert len(one_by_one["match"]) == 12 and one_by_one["book_day"]
+    load(12, "--bulk")  # the distinct matches, reviewed before their copies are made
+    load(64, "--bulk")
+    club = Club.objects.get(name="Simulated club")
+    bulk = _loaded_rows(club)
+    assert len(one_by_one["match"]) == 16 and one_by_one["player_day_pattern"]
+    assert len(one_by_one["player_day"]) < 16 * 4  # days that several matches share
+    assert len(one_by_one["book_day"]) < 16 * 4
+    assert all(row[-1] is not None for row in one_by_one["verification"])  # reviewed
+    assert one_by_one["rating_step"]
     for table, rows in one_by_one.items():
         assert bulk[table] == rows, table
+    # and as stored, not only as read: the bytes compressed, the params packed
+    assert _stored(club) == _stored(uploaded)
+    load(64, "--bulk")
+    assert _loaded_rows(club) == bulk
 
 
 def test_a_book_day_is_the_club_s_day_and_follows_a_new_time_zone(
