@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db.models import Count, Prefetch
 from django.urls import reverse
 
+from analysis.signals import in_chunks
 from records.models import Match, Seat, WebhookEndpoint
 from records.serializers import iso
 from records.webhooks import tasks as webhooks
@@ -68,15 +69,16 @@ def announce_verdicts(
     clubs = wanting(club_ids, set(MATCH_EVENTS.values()))
     if not clubs:
         return
-    matches = (
-        Match.objects.filter(pk__in=[*match_ids, *failed_ids], club_id__in=clubs)
-        .defer("raw")
-        .select_related("verification")
-        .annotate(violation_count=Count("verification__violations"))
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
-        .order_by("pk")
-    )
-    for match in matches:
-        event = MATCH_EVENTS.get(Match.Status(match.status))
-        if event is not None:
-            webhooks.announce(club_id=match.club_id, event=event, data=match_data(match))
+    for chunk in in_chunks([*match_ids, *failed_ids]):
+        matches = (
+            Match.objects.filter(pk__in=chunk, club_id__in=clubs)
+            .defer("raw")
+            .select_related("verification")
+            .annotate(violation_count=Count("verification__violations"))
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+            .order_by("pk")
+        )
+        for match in matches:
+            event = MATCH_EVENTS.get(Match.Status(match.status))
+            if event is not None:
+                webhooks.announce(club_id=match.club_id, event=event, data=match_data(match))

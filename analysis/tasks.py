@@ -14,6 +14,7 @@ from django.utils import timezone
 from analysis import broker, leases, services
 from analysis.metrics import TASK_SECONDS, UPLOAD_TO_VERDICT_SECONDS, VERIFICATIONS
 from analysis.models import Verification
+from analysis.signals import in_chunks
 from records.logs import request_id
 
 log = logging.getLogger(__name__)
@@ -103,8 +104,8 @@ def review_matches(match_ids: list[int]) -> int:
 
 def queue_review(sender: Any, *, match_ids: list[int], **kwargs: Any) -> None:
     """The receiver of analysis.signals ``verdict_stored`` (sent after commit)."""
-    if match_ids:
-        review_matches.delay(match_ids)
+    for chunk in in_chunks(match_ids):
+        review_matches.delay(chunk)
 
 
 def queue_verification(sender: Any, *, match_id: int, **kwargs: Any) -> None:

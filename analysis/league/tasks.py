@@ -19,6 +19,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from analysis.league import services
 from analysis.league.nights import services as nights
+from analysis.signals import in_chunks
 from analysis.tasks import DURABLE
 
 #: how long a queued recomputation stands for the verdicts after it (its key's lifetime):
@@ -77,8 +78,8 @@ def attach_to_nights(match_ids: list[int]) -> int:
 
 def attach_after_verdicts(sender: Any, *, match_ids: list[int], **kwargs: Any) -> None:
     """The receiver of ``verdict_stored``: an open night shows its matches as they arrive."""
-    if match_ids:
-        attach_to_nights.delay(sorted(match_ids))
+    for chunk in in_chunks(match_ids):
+        attach_to_nights.delay(chunk)
 
 
 def rate_again_after_delete(sender: Any, *, instance: Any, **kwargs: Any) -> None:
