@@ -33,12 +33,13 @@ from analysis.models import (
     engine_report,
     stored_detail,
 )
+from analysis.review.worst import page_worst, worst_entry, worst_first
 from analysis.signals import publish_verdicts_stored
 from analysis.stats import aggregates, figures
 from records.models import Match, Round, Seat, document_of
 from xuezhan.errors import XuezhanError
 from xuezhan.playfacts import PlayFacts, play_facts
-from xuezhan.review import review_document, summarize
+from xuezhan.review import MISTAKES, review_document, summarize
 from xuezhan.rules import Rules
 
 
@@ -292,9 +293,15 @@ def _review_summary(document: Any) -> dict[str, Any] | None:
         reviews = review_document(document)
     except XuezhanError:
         return None
+    mistakes = sorted((d for r in reviews for d in r.decisions if d.verdict in MISTAKES),
+                      key=worst_first)  # fmt: skip
     return {
         "seats": [s.to_json() for s in summarize(reviews)],
         "rounds": [[r.summary(seat).to_json() for seat in range(4)] for r in reviews],
+        # what the match page shows of them, so that its first view replays nothing
+        # (analysis.review.selectors.page_worst): the match's worst and each seat's
+        "worst": [worst_entry(d) for d in page_worst(mistakes)],
+        "mistakes": len(mistakes),
     }
 
 

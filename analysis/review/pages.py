@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
 
 from analysis import labels
-from analysis.review import selectors, services
+from analysis.review import selectors, services, worst
 from records.access import member_or_404
 from records.models import Match, Player
 from xuezhan.errors import XuezhanError
@@ -33,7 +33,7 @@ VERDICTS = {
     "void_held": pgettext_lazy("review verdict", "void suit kept"),
 }
 #: the worst decisions the report lists, and the match page
-WORST_SHOWN, WORST_ON_MATCH_PAGE = 20, 3
+WORST_SHOWN, WORST_ON_MATCH_PAGE = 20, worst.ON_MATCH_PAGE
 PAGE_SIZE = 25
 
 
@@ -122,15 +122,15 @@ def review_context(club_id: int, match: Match, shown: int) -> dict[str, Any]:
     if review.status != selectors.READY or review.verification is None:
         return context
     try:
-        worst = selectors.worst_decisions(match, review.verification)
+        found, mistakes = selectors.page_worst_decisions(match, review.verification, shown)
     except XuezhanError:
-        worst = []  # the summaries are stored: show them without the decisions
-    rows = worst_rows(club_id, match.pk, worst, review.players)
+        found, mistakes = [], 0  # the summaries are stored: show them without the decisions
+    rows = worst_rows(club_id, match.pk, found, review.players)
     seats = seat_rows(club_id, match.pk, review.seats, review.players)
     for seat in seats:
         seat["worst"] = next((w for w in rows if w["seat"] == seat["seat"]), None)
     context.update(review_seats=seats, review_worst=rows[:shown],
-                   review_more=max(len(rows) - shown, 0), review=review)
+                   review_more=max(mistakes - shown, 0), review=review)
     return context
 
 

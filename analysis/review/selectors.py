@@ -11,8 +11,10 @@ from django.db.models import Max, Min, QuerySet, Sum
 
 import xuezhan
 from analysis.models import RoundSettlement, SeatResult, Verification
+from analysis.review import worst
+from analysis.review.worst import worst_entry, worst_first
 from records.models import Club, Match, Player, Seat, document_of
-from xuezhan.review import MISTAKES, Decision, review_document
+from xuezhan.review import MISTAKES, review_document
 
 #: how long a match's worst decisions stay cached: the key names the verification, the
 #: document's hash and the engine version, so a new verdict or engine computes afresh
@@ -75,6 +77,19 @@ def match_review(match: Match) -> MatchReview:
     return MatchReview(READY, names, verification)
 
 
+def page_worst_decisions(
+    match: Match, verification: Verification, shown: int
+) -> tuple[list[dict[str, Any]], int]:
+    """The match page's worst decisions (``analysis.review.worst.page_worst``: the
+    ``shown`` worst and each seat's worst, worst first) and how many mistakes there are:
+    as stored with the review, or, for a review stored before those were, computed."""
+    review = verification.review or {}
+    if "worst" in review and shown <= worst.ON_MATCH_PAGE:
+        return list(review["worst"]), int(review["mistakes"])
+    found = worst_decisions(match, verification)
+    return found, len(found)
+
+
 def worst_decisions(match: Match, verification: Verification) -> list[dict[str, Any]]:
     """Every decision judged a mistake (``worse`` or ``void_held``), the largest loss
     first, then in the order they were played. The verification stores only summaries, so
@@ -89,23 +104,10 @@ def worst_decisions(match: Match, verification: Verification) -> list[dict[str, 
         document = document_of(Match.objects.values_list("raw", flat=True).get(pk=match.pk))
         mistakes = [d for r in review_document(document) for d in r.decisions
                     if d.verdict in MISTAKES]
-        mistakes.sort(key=lambda d: (-d.loss, d.round, d.event, d.seat))
+        mistakes.sort(key=worst_first)
         found = [worst_entry(d) for d in mistakes]
         cache.set(key, found, WORST_CACHE_SECONDS)
     return found
-
-
-def worst_entry(d: Decision) -> dict[str, Any]:
-    """One mistake as the report lists it: what was done, what was best, by how much.
-    Only a mistake's options are ranked in full (the summaries never need them)."""
-    best = d.alternatives[0] if d.alternatives else d.picked
-    return {
-        "round": d.round, "event": d.event, "seat": d.seat, "kind": d.kind,
-        "verdict": d.verdict, "loss": d.loss, "chosen": d.chosen, "best": best.chosen,
-        "shanten_before": d.shanten_before, "shanten_after": d.shanten_after,
-        "unseen": d.picked.unseen, "best_shanten_after": best.shanten_after,
-        "best_unseen": best.unseen,
-    }
 
 
 def score_lines(match: Match) -> list[list[int]]:

@@ -15,15 +15,12 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_verification_stores_each_seats_review_summary(uploaded: Any) -> None:
-    from xuezhan.review import review_document, summarize
+    from tests.analysis.test_review_task import expected_review
 
     doc = simulated(31, rounds=2)
     verification = Verification.objects.get(match_id=uploaded(doc))
-    reviews = review_document(doc)
-    assert verification.review == {
-        "seats": [s.to_json() for s in summarize(reviews)],
-        "rounds": [[r.summary(seat).to_json() for seat in range(4)] for r in reviews],
-    }
+    assert verification.review == expected_review(doc)
+    assert verification.review["mistakes"] >= len(verification.review["worst"]) > 0
     assert [s["seat"] for s in verification.review["seats"]] == [0, 1, 2, 3]
     assert all(s["decisions"] > 0 for s in verification.review["seats"])
 

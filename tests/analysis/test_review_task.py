@@ -18,12 +18,21 @@ pytestmark = pytest.mark.django_db
 
 
 def expected_review(doc: dict[str, Any]) -> dict[str, Any]:
-    from xuezhan.review import review_document, summarize
+    """The summaries, and what the match page shows of the mistakes: the 3 largest losses
+    (then in the order played) and each seat's largest, with how many there are."""
+    from analysis.review.worst import worst_entry
+    from xuezhan.review import MISTAKES, review_document, summarize
 
     reviews = review_document(doc)
+    mistakes = sorted((d for r in reviews for d in r.decisions if d.verdict in MISTAKES),
+                      key=lambda d: (-d.loss, d.round, d.event, d.seat))  # fmt: skip
+    firsts = {d.seat: d for d in reversed(mistakes)}.values()  # each seat's largest
+    shown = [d for d in mistakes if d in mistakes[:3] or d in firsts]
     return {
         "seats": [s.to_json() for s in summarize(reviews)],
         "rounds": [[r.summary(seat).to_json() for seat in range(4)] for r in reviews],
+        "worst": [worst_entry(d) for d in shown],
+        "mistakes": len(mistakes),
     }
 
 

@@ -139,3 +139,27 @@ def test_a_score_sheets_match_page_shows_its_chart_but_no_review(
     html = signed_in(cast["mia"]).get(f"/clubs/{club.pk}/matches/{match_id}/").content.decode()
     assert html.count("<polyline") == 4
     assert 'id="review"' not in html and 'http-equiv="refresh"' not in html
+
+
+def test_the_match_page_shows_the_worst_decisions_stored_with_the_review_replaying_nothing(
+    club: Any, cast: Any, uploaded: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A match page's first view (the cache cold) used to replay the whole match's review
+    for its three worst decisions; they are stored with the review, and equal to what the
+    report computes."""
+    from django.core.cache import cache
+
+    match_id = uploaded(simulated(60, rounds=3))
+    client = signed_in(cast["mia"])
+    report = client.get(f"/clubs/{club.pk}/matches/{match_id}/review/").context
+    cache.clear()
+
+    def replayed(*args: Any) -> Any:
+        raise AssertionError("the match page replayed the review")
+
+    monkeypatch.setattr("analysis.review.selectors.review_document", replayed)
+    page = client.get(f"/clubs/{club.pk}/matches/{match_id}/").context
+    assert page["review_worst"] == report["review_worst"][:3]
+    assert [s["worst"] for s in page["review_seats"]] == [
+        s["worst"] for s in report["review_seats"]]
+    assert page["review_more"] == report["review_more"] + len(report["review_worst"]) - 3
