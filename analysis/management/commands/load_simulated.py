@@ -48,6 +48,7 @@ class Command(BaseCommand):
         parser.add_argument("--weeks", type=int, default=26, help="weeks the matches span")
         parser.add_argument("--seed", type=int, default=2026)
         parser.add_argument("--ruleset", default="chengdu")
+        parser.add_argument("--club", default=SIM_CLUB, help="the club's name (sim-owner's)")
         parser.add_argument(
             "--distinct",
             type=int,
@@ -68,7 +69,7 @@ class Command(BaseCommand):
         if not 1 <= per_match <= 64:
             raise CommandError("--rounds-per-match must be 1-64")
         matches = max(1, -(-options["rounds"] // per_match))
-        club = self._club()
+        club = self._club(options["club"])
         handles = [f"sim{k:03d}" for k in range(1, n_players + 1)]
         rng = random.Random(options["seed"])
         end = datetime.now(UTC).replace(hour=20, minute=0, second=0, microsecond=0)
@@ -97,10 +98,10 @@ class Command(BaseCommand):
         summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
         self.stdout.write(f"{club.name} #{club.pk}: {sum(counts.values())} matches ({summary})")
 
-    def _club(self) -> Club:
+    def _club(self, name: str) -> Club:
         owner, _ = get_user_model().objects.get_or_create(username="sim-owner")
-        club = Club.objects.filter(name=SIM_CLUB, memberships__user=owner).first()
-        return club or services.create_club(name=SIM_CLUB, owner=owner)
+        club = Club.objects.filter(name=name, memberships__user=owner).first()
+        return club or services.create_club(name=name, owner=owner)
 
     def _bulk(
         self,
