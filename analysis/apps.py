@@ -24,16 +24,16 @@ class AnalysisConfig(AppConfig):
             rate_after_verdicts,
             rate_again_after_delete,
         )
+        from analysis.services import follow_zone_change
         from analysis.signals import verdict_stored
-        from analysis.stats.aggregates import follow_zone_change, forget_match
+        from analysis.stats.aggregates import forget_match
         from analysis.tasks import queue_review, queue_verification
         from records.models import Club, Match
         from records.signals import match_needs_verifying
 
         match_needs_verifying.connect(queue_verification, dispatch_uid="analysis.verify")
-        # a club's statistics' days are its zone's: a new zone sums them again
+        # a club's statistics' and books' days are its zone's: a new zone sums them again
         pre_save.connect(follow_zone_change, sender=Club, dispatch_uid="analysis.zone")
-        pre_save.connect(books.follow_zone_change, sender=Club, dispatch_uid="analysis.books.zone")
         verdict_stored.connect(queue_review, dispatch_uid="analysis.review")
         # the club books follow the verdicts (the verification does not call them)
         verdict_stored.connect(rate_after_verdicts, dispatch_uid="analysis.league.rate")

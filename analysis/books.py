@@ -21,11 +21,11 @@ from datetime import date
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Count, Q, Sum
 
 from analysis.models import BookDay, BookMatch, MatchAcceptance, MatchVoid, Payment, SeatResult
-from records.models import Club, Match, Seat
+from records.models import Match, Seat
 
 #: the advisory-lock namespace of the (club, day) keys of BookDay (PostgreSQL's two-int form)
 LOCK_SPACE = 0x424B53  # "BKS"
@@ -119,23 +119,6 @@ def rebuild_club(club_id: int) -> None:
         BookMatch.objects.bulk_create(match_rows(ids[start : start + 500]), batch_size=1000)
     found = BookMatch.objects.filter(club_id=club_id).values_list(*_FIELDS).iterator(2000)
     BookDay.objects.bulk_create(_days(found), batch_size=1000)
-
-
-def follow_zone_change(sender: Any, instance: Club, **kwargs: Any) -> None:
-    """Before a club is saved with another time zone: once that commits, its rows are made
-    again, so that their days are the new zone's (a season's dates are the club's days)."""
-    if instance.pk is None:
-        return
-    before = Club.objects.filter(pk=instance.pk).values_list("time_zone", flat=True).first()
-    if before is None or before == instance.time_zone:
-        return
-    club_id = instance.pk
-
-    def rebuild() -> None:
-        with transaction.atomic():
-            rebuild_club(club_id)
-
-    transaction.on_commit(rebuild)
 
 
 def _lock(keys: set[tuple[int, date]]) -> None:

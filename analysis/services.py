@@ -36,7 +36,7 @@ from analysis.models import (
 from analysis.review.worst import page_worst, worst_entry, worst_first
 from analysis.signals import publish_verdicts_stored
 from analysis.stats import aggregates, figures
-from records.models import Match, Round, Seat, document_of
+from records.models import Club, Match, Round, Seat, document_of
 from xuezhan.errors import XuezhanError
 from xuezhan.playfacts import PlayFacts, play_facts
 from xuezhan.review import MISTAKES, review_document, summarize
@@ -542,3 +542,23 @@ def _play_facts_of_round(round_doc: dict[str, Any], rules: Rules) -> list[PlayFa
         return play_facts(round_doc, rules)
     except (XuezhanError, LookupError, ValueError):  # a log too broken to read its play
         return None
+
+
+def follow_zone_change(sender: Any, instance: Club, **kwargs: Any) -> None:
+    """Before a club is saved with another time zone (API, page, admin): once that commits,
+    its statistics' day rows (``aggregates.club_days``) and its books' rows are made again
+    over the days of the new zone (a season's dates are the club's days)."""
+    if instance.pk is None:
+        return
+    before = Club.objects.filter(pk=instance.pk).values_list("time_zone", flat=True).first()
+    if before is None or before == instance.time_zone:
+        return
+    club_id = instance.pk
+
+    def rebuild() -> None:
+        with transaction.atomic():
+            aggregates.rebuild_club(club_id)
+            books.rebuild_club(club_id)
+        figures.facts_changed(club_id)
+
+    transaction.on_commit(rebuild)

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Count, F, Min, Model, Q, QuerySet, Sum
 from django.db.models.functions import TruncDate
 from django.db.models.lookups import Lookup
@@ -577,21 +577,3 @@ def forget_match(sender: Any, instance: Match, **kwargs: Any) -> None:
     SeatResult.objects.filter(match_id=instance.pk).delete()
     refresh_match(instance.pk)
     figures.facts_changed(instance.club_id)
-
-
-def follow_zone_change(sender: Any, instance: Club, **kwargs: Any) -> None:
-    """Before a club is saved with another time zone (API, page, admin): once that commits,
-    its day rows are summed again over the days of the new zone (``club_days``)."""
-    if instance.pk is None:
-        return
-    before = Club.objects.filter(pk=instance.pk).values_list("time_zone", flat=True).first()
-    if before is None or before == instance.time_zone:
-        return
-    club_id = instance.pk
-
-    def rebuild() -> None:
-        with transaction.atomic():
-            rebuild_club(club_id)
-        figures.facts_changed(club_id)
-
-    transaction.on_commit(rebuild)
