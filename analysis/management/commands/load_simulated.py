@@ -117,50 +117,35 @@ class Command(BaseCommand):
         """The same matches (the same draws of ``rng``), written a batch at a time: the
         distinct documents uploaded and verified as a batch (``_bulk``), and the copies of
         them as copies of their rows (``analysis.copies``)."""
-        read: dict[int, copies_.Template] = {}
-        stored: dict[int, str] = {}  # the copies' verdicts, announced once at the end
-        try:
-            self._batches(club, matches, options, rng, end, span, counts, bar, read, stored)
-        finally:
-            copies_.announce(club.pk, stored)
-
-    def _batches(
-        self,
-        club: Club,
-        matches: int,
-        options: dict[str, Any],
-        rng: random.Random,
-        end: datetime,
-        span: timedelta,
-        counts: dict[str, int],
-        bar: Any,
-        read: dict[int, copies_.Template],
-        stored: dict[int, str],
-    ) -> None:
         handles = [f"sim{k:03d}" for k in range(1, options["players"] + 1)]
         distinct, seed = options["distinct"], options["seed"]
         templates: list[dict[str, Any]] = []
         docs: list[dict[str, Any]] = []
         copies: list[tuple[int, list[str], str, str]] = []  # (template index, ...)
-        for index in range(matches):
-            if distinct and index >= distinct:
-                players = rng.sample(handles, 4)
-                played_at = (end - span * rng.random()).isoformat()
-                copies.append((index % distinct, players, f"sim-{seed}-{index}", played_at))
-            else:
-                doc = self._document(index, options, templates)
-                doc["players"] = rng.sample(handles, 4)
-                doc["match_id"] = f"sim-{seed}-{index}"
-                doc["played_at"] = (end - span * rng.random()).isoformat()
-                docs.append(doc)
-            if len(docs) + len(copies) < BATCH and index < matches - 1:
-                continue
-            written = _bulk(club, docs, {}) if docs else 0
-            written += _copies(club, copies, seed, read, stored)
-            counts["verified"] = counts.get("verified", 0) + written
-            counts["exists"] = counts.get("exists", 0) + len(docs) + len(copies) - written
-            bar.update(options["rounds_per_match"] * (len(docs) + len(copies)))
-            docs, copies = [], []
+        read: dict[int, copies_.Template] = {}
+        stored: dict[int, str] = {}  # the copies' verdicts, announced once at the end
+        try:
+            for index in range(matches):
+                if distinct and index >= distinct:
+                    players = rng.sample(handles, 4)
+                    played_at = (end - span * rng.random()).isoformat()
+                    copies.append((index % distinct, players, f"sim-{seed}-{index}", played_at))
+                else:
+                    doc = self._document(index, options, templates)
+                    doc["players"] = rng.sample(handles, 4)
+                    doc["match_id"] = f"sim-{seed}-{index}"
+                    doc["played_at"] = (end - span * rng.random()).isoformat()
+                    docs.append(doc)
+                if len(docs) + len(copies) < BATCH and index < matches - 1:
+                    continue
+                written = _bulk(club, docs, {}) if docs else 0
+                written += _copies(club, copies, seed, read, stored)
+                counts["verified"] = counts.get("verified", 0) + written
+                counts["exists"] = counts.get("exists", 0) + len(docs) + len(copies) - written
+                bar.update(options["rounds_per_match"] * (len(docs) + len(copies)))
+                docs, copies = [], []
+        finally:
+            copies_.announce(club.pk, stored)
 
     def _document(
         self, index: int, options: dict[str, Any], templates: list[dict[str, Any]]
