@@ -114,3 +114,13 @@ def simulated(seed: int, rounds: int = 2) -> dict[str, Any]:
     from xuezhan.sim.simulate import simulate_match
 
     return simulate_match(seed, rounds)
+
+
+def one_win_sheet() -> dict[str, Any]:
+    """A score sheet of one round, one win (docs/format.md, "Score sheets"): no tiles."""
+    return {
+        "format": "xuezhan-sheet", "version": 1, "ruleset": "chengdu",
+        "players": ["a", "b", "c", "d"], "played_at": "2026-11-05T20:00:00+08:00",
+        "rounds": [{"dealer": 0, "events": [
+            {"type": "win", "seat": 1, "from": 3, "tile": "9m", "pattern": "qing_yi_se"}]}],
+    }  # fmt: skip

@@ -10,7 +10,7 @@ import pytest
 
 from analysis.models import Verification
 from analysis.review.serializers import MatchReviewSerializer
-from tests.records.documents import simulated
+from tests.records.documents import one_win_sheet, simulated
 
 pytestmark = pytest.mark.django_db
 
@@ -130,13 +130,7 @@ def test_the_match_review_is_in_the_openapi_schema(client: Any) -> None:
 def test_a_score_sheet_has_no_review_and_says_so_with_422(
     club: Any, cast: Any, api_client: Any, uploaded: Any
 ) -> None:
-    sheet = {
-        "format": "xuezhan-sheet", "version": 1, "ruleset": "chengdu",
-        "players": ["a", "b", "c", "d"], "played_at": "2026-11-05T20:00:00+08:00",
-        "rounds": [{"dealer": 0, "events": [
-            {"type": "win", "seat": 1, "from": 3, "tile": "9m", "pattern": "qing_yi_se"}]}],
-    }  # fmt: skip
-    match_id = uploaded(sheet)
+    match_id = uploaded(one_win_sheet())
     response = report(api_client, cast["mia"], club, match_id)
     assert response.status_code == 422
     assert response.json()["status"] == "unavailable"

@@ -11,7 +11,7 @@ from django.test import Client
 
 from analysis.models import Verification
 from records.models import Player
-from tests.records.documents import simulated
+from tests.records.documents import one_win_sheet, simulated
 
 pytestmark = pytest.mark.django_db
 
@@ -129,13 +129,7 @@ def test_the_statistics_page_links_its_review_figures_to_the_players_matches(
 def test_a_score_sheets_match_page_shows_its_chart_but_no_review(
     club: Any, cast: Any, uploaded: Any
 ) -> None:
-    sheet = {
-        "format": "xuezhan-sheet", "version": 1, "ruleset": "chengdu",
-        "players": ["a", "b", "c", "d"], "played_at": "2026-11-05T20:00:00+08:00",
-        "rounds": [{"dealer": 0, "events": [
-            {"type": "win", "seat": 1, "from": 3, "tile": "9m", "pattern": "qing_yi_se"}]}],
-    }  # fmt: skip
-    match_id = uploaded(sheet)
+    match_id = uploaded(one_win_sheet())
     html = signed_in(cast["mia"]).get(f"/clubs/{club.pk}/matches/{match_id}/").content.decode()
     assert html.count("<polyline") == 4
     assert 'id="review"' not in html and 'http-equiv="refresh"' not in html
