@@ -9,6 +9,7 @@ after every verdict); admins add or remove matches by hand too.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
@@ -241,13 +242,19 @@ def attach_matches(match_ids: list[int]) -> int:
     """Put each of these matches that no night holds into its club's open night of the
     match's day (the night listing more of its players first, then the newest). Safe to
     run twice. Returns how many were attached."""
+    matches = list(Match.objects.filter(pk__in=match_ids, night_entry__isnull=True)
+                   .select_related("club").prefetch_related("seats").defer("raw"))
+    days = {m.pk: night_day(m.club, m.played_at or m.uploaded_at) for m in matches}
+    # the open nights of those clubs and days in one read, not one per match: a bulk load
+    # announces a whole club's matches, most of them on days no night is open
+    open_nights: dict[tuple[int, date], list[Night]] = defaultdict(list)
+    for night in (Night.objects.filter(club_id__in={m.club_id for m in matches},
+                                       status=Night.Status.OPEN, date__in=set(days.values()))
+                  .prefetch_related("players")):
+        open_nights[night.club_id, night.date].append(night)
     attached = 0
-    matches = (Match.objects.filter(pk__in=match_ids, night_entry__isnull=True)
-               .select_related("club").prefetch_related("seats").defer("raw"))
     for match in matches:
-        day = night_day(match.club, match.played_at or match.uploaded_at)
-        nights = list(Night.objects.filter(club=match.club, status=Night.Status.OPEN, date=day)
-                      .prefetch_related("players"))
+        nights = open_nights.get((match.club_id, days[match.pk]))
         if not nights:
             continue
         night = _best_night(nights, {s.player_id for s in match.seats.all()})

@@ -106,3 +106,18 @@ def test_a_closed_night_takes_in_nothing_by_itself(club: Club, cast: Any) -> Non
     match.played_at = datetime(2026, 11, 3, 12, tzinfo=UTC)
     match.save(update_fields=["played_at"])
     assert services.attach_matches([match.pk]) == 0
+
+
+def test_attaching_a_batch_of_matches_reads_the_open_nights_once_not_once_per_match(
+    club: Club, cast: Any, django_assert_max_num_queries: Any
+) -> None:
+    night = services.create_night(club=club, by=cast["adam"], day=date(2026, 11, 3))
+    matches = [settled_match(club, ("a", "b", "c", "d"), [win(0, 1, 2)]) for _ in range(6)]
+    for k, match in enumerate(matches):  # three on the night's day, three on other days
+        match.played_at = datetime(2026, 11, 3 + (k % 2) * (k + 1), 12, tzinfo=UTC)
+        match.save(update_fields=["played_at"])
+    # matches, their seats, the nights, their players; then one insert (and its
+    # savepoint's two statements) per match attached
+    with django_assert_max_num_queries(4 + 3 * 3):
+        assert services.attach_matches([m.pk for m in matches]) == 3
+    assert NightMatch.objects.filter(night=night).count() == 3
