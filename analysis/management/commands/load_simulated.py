@@ -15,12 +15,14 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
+from django.db import connection, transaction
 from tqdm import tqdm
 
 from analysis import copies as copies_
@@ -33,6 +35,9 @@ from xuezhan.sim.simulate import match_seed, simulate_match
 
 SIM_CLUB = "Simulated club"
 BATCH = 1000  # matches written per transaction with --bulk
+#: the copies' batches written at once, each in its own connection and transaction: while
+#: one waits for the database, another remaps its rows (docs/scaling.md)
+WRITERS = 2
 
 
 class Command(BaseCommand):
@@ -124,6 +129,7 @@ class Command(BaseCommand):
         copies: list[tuple[int, list[str], str, str]] = []  # (template index, ...)
         read: dict[int, copies_.Template] = {}
         stored: dict[int, str] = {}  # the copies' verdicts, announced once at the end
+        writers = Writers(WRITERS if _may_write_apart() else 1)
         try:
             for index in range(matches):
                 if distinct and index >= distinct:
@@ -138,14 +144,27 @@ class Command(BaseCommand):
                     docs.append(doc)
                 if len(docs) + len(copies) < BATCH and index < matches - 1:
                     continue
+                # the documents here (their copies, in this batch or later, read them
+                # committed), the copies by the writers
                 written = _bulk(club, docs, {}) if docs else 0
-                written += _copies(club, copies, seed, read, stored)
-                counts["verified"] = counts.get("verified", 0) + written
-                counts["exists"] = counts.get("exists", 0) + len(docs) + len(copies) - written
-                bar.update(options["rounds_per_match"] * (len(docs) + len(copies)))
+                self._count(counts, bar, options, written, len(docs))
+                finished = writers.submit(_copies, len(copies), club, copies, seed, read, stored)
+                for done, size in finished:
+                    self._count(counts, bar, options, done, size)
                 docs, copies = [], []
+            for done, size in writers.drain():
+                self._count(counts, bar, options, done, size)
         finally:
+            writers.close()
             copies_.announce(club.pk, stored)
+
+    @staticmethod
+    def _count(
+        counts: dict[str, int], bar: Any, options: dict[str, Any], written: int, size: int
+    ) -> None:
+        counts["verified"] = counts.get("verified", 0) + written
+        counts["exists"] = counts.get("exists", 0) + size - written
+        bar.update(options["rounds_per_match"] * size)
 
     def _document(
         self, index: int, options: dict[str, Any], templates: list[dict[str, Any]]
@@ -234,3 +253,48 @@ def _copies(
     written = copies_.store_copies(club, wanted, read)
     stored.update(written)
     return len(written)
+
+
+def _may_write_apart() -> bool:
+    """Other connections see this one's rows only once committed: the copies are written
+    apart only on PostgreSQL (SQLite writes one transaction at a time) and outside a
+    transaction of the caller's (a test's, say)."""
+    return connection.vendor == "postgresql" and not connection.in_atomic_block
+
+
+class Writers:
+    """Batches written by ``n`` threads, each with its own connection (one: in this
+    thread, in order). :meth:`submit` and :meth:`drain` give back the finished batches'
+    (written, size); at most ``n`` batches are pending, so memory stays a few batches'."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.pool = ThreadPoolExecutor(max_workers=n) if n > 1 else None
+        self.pending: list[tuple[Future[int], int]] = []
+
+    def submit(self, fn: Callable[..., int], size: int, *args: Any) -> list[tuple[int, int]]:
+        if size == 0:
+            return []
+        if self.pool is None:
+            return [(fn(*args), size)]
+        self.pending.append((self.pool.submit(_in_own_connection, fn, *args), size))
+        if len(self.pending) < self.n:
+            return []
+        first, size = self.pending.pop(0)
+        return [(first.result(), size)]
+
+    def drain(self) -> list[tuple[int, int]]:
+        done = [(future.result(), size) for future, size in self.pending]
+        self.pending = []
+        return done
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _in_own_connection(fn: Callable[..., int], *args: Any) -> int:
+    try:
+        return fn(*args)
+    finally:
+        connection.close()  # the thread's own: a pool's thread outlives the command's use

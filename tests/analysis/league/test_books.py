@@ -17,6 +17,7 @@ from analysis import services as verification
 from analysis.league import corrections, selectors, services
 from analysis.models import BookDay, BookMatch, Season, SeasonMatch
 from records.models import Club, Match, Player
+from tests.conftest import needs_postgres
 from tests.records.documents import dumps, illegal_document
 
 pytestmark = pytest.mark.django_db
@@ -293,6 +294,48 @@ def test_a_bulk_load_writes_exactly_what_uploads_and_verification_write(
     assert _stored(club) == _stored(uploaded)
     load(64, "--bulk")
     assert _loaded_rows(club) == bulk
+
+
+@needs_postgres
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_bulk_load_by_several_writers_writes_what_one_writer_writes(
+    cast: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The copies' batches written at once, each by its own connection (outside a
+    transaction of the caller's, on PostgreSQL), give the same rows, day sums included,
+    as the same batches one after the other."""
+    import threading
+
+    from django.core.management import call_command
+
+    from analysis import copies
+    from analysis.management.commands import load_simulated
+
+    arguments = ["--bulk", "--players", "6", "--rounds-per-match", "4", "--distinct", "3",
+                 "--weeks", "1", "--seed", "7", "--rounds", "160"]
+    monkeypatch.setattr(load_simulated, "BATCH", 5)  # eight batches
+    monkeypatch.setattr(load_simulated, "WRITERS", 1)
+    call_command("load_simulated", *arguments, stdout=open(os.devnull, "w"))  # noqa: SIM115
+    alone = Club.objects.get(name="Simulated club")
+    one_writer = _loaded_rows(alone)
+    alone.name = "one writer"
+    alone.save()
+    monkeypatch.setattr(load_simulated, "WRITERS", 3)
+    threads = set()
+    store = copies.store_copies
+
+    def store_copies(*args: Any) -> Any:
+        threads.add(threading.get_ident())
+        return store(*args)
+
+    monkeypatch.setattr(copies, "store_copies", store_copies)
+    call_command("load_simulated", *arguments, stdout=open(os.devnull, "w"))  # noqa: SIM115
+    assert threading.get_ident() not in threads and len(threads) == 3
+    several = _loaded_rows(Club.objects.get(name="Simulated club"))
+    assert len(one_writer["match"]) == 40 and one_writer["book_day"]
+    for table, rows in one_writer.items():
+        assert several[table] == rows, table
 
 
 def test_a_book_day_is_the_club_s_day_and_follows_a_new_time_zone(
