@@ -15,6 +15,7 @@ from simple_history import register as register_history
 from simple_history.models import HistoricalRecords
 
 from analysis.compact import CompactJSONField
+from records.fields import CompressedJSONField
 from records.models import Match, Player, Round, Seat
 from xuezhan.replay import verify_document
 from xuezhan.settlement import SettlementError, describe
@@ -48,7 +49,9 @@ class Verification(models.Model):
     verified_at = models.DateTimeField()
     ruleset = models.JSONField(help_text="The ruleset the engine resolved.")
     totals = models.JSONField(help_text="Each seat's total over the match (4 integers).")
-    review = models.JSONField(
+    # compressed (zstd): as jsonb, the largest value of a verification (~2.5 KB a match);
+    # read only in Python, filtered only by whether it is there
+    review = CompressedJSONField(
         null=True,
         blank=True,
         help_text="The decision review's summaries (xuezhan.review): `seats`, each seat over "
