@@ -57,6 +57,16 @@ def in_jsonb_order(value: Any) -> Any:
     return value
 
 
+def dump_json(value: Any) -> bytes:
+    """What :class:`CompressedJSONField` stores of ``value``: its JSON compressed."""
+    return compress(orjson.dumps(in_jsonb_order(value)))
+
+
+def load_json(stored: bytes) -> Any:
+    """The value :func:`dump_json` stored (its objects' keys in jsonb's order)."""
+    return orjson.loads(decompress(stored))
+
+
 class CompressedJSONField(models.BinaryField):  # type: ignore[type-arg]
     """A JSON value stored as zstd-compressed JSON text (:func:`compress`), read back with
     its objects' keys in ``jsonb``'s order, as the ``jsonb`` column it replaces gave them
@@ -68,14 +78,14 @@ class CompressedJSONField(models.BinaryField):  # type: ignore[type-arg]
     _pyi_private_get_type: Any
 
     def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
-        return None if value is None else orjson.loads(decompress(bytes(value)))
+        return None if value is None else load_json(bytes(value))
 
     def to_python(self, value: Any) -> Any:
         return orjson.loads(value) if isinstance(value, str) else value  # value_to_string's
 
     def get_db_prep_value(self, value: Any, connection: Any, prepared: bool = False) -> Any:
         if value is not None and not prepared and not isinstance(value, bytes | memoryview):
-            value = compress(orjson.dumps(in_jsonb_order(value)))
+            value = dump_json(value)
         return super().get_db_prep_value(value, connection, prepared)
 
     def value_to_string(self, obj: Any) -> str:
