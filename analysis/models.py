@@ -16,7 +16,7 @@ from simple_history.models import HistoricalRecords
 
 from analysis.compact import CompactJSONField
 from records.fields import CompressedJSONField
-from records.models import Match, Player, Round, Ruleset, Seat, _rules_of
+from records.models import Match, Player, Round, Ruleset, Seat, referred_rules
 from xuezhan.replay import verify_document
 from xuezhan.settlement import SettlementError, describe
 from xuezhan.sheet import settle_sheet
@@ -68,7 +68,7 @@ class Verification(models.Model):
     @property
     def ruleset(self) -> Any:
         """The ruleset the engine resolved (None where it could not)."""
-        return _rules_of(self, "stored_ruleset")
+        return referred_rules(self, "stored_ruleset")
 
     @property
     def report(self) -> dict[str, Any]:

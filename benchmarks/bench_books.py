@@ -242,11 +242,12 @@ def _storage(sizes: list[int]) -> None:
         return
     rounds = SeatResult.objects.count() // 4 or 1
     tables = [
-        "records_match", "records_round", "records_seat", "analysis_verification",
-        "analysis_violation", "analysis_roundsettlement", "analysis_payment",
-        "analysis_seatresult", "analysis_playerday", "analysis_playerdaypattern",
-        "analysis_pairday", "analysis_playermatch", "analysis_bookmatch", "analysis_bookday",
-    ]
+        "records_match", "records_ruleset", "records_round", "records_seat",
+        "analysis_verification", "analysis_violation", "analysis_roundsettlement",
+        "analysis_payment", "analysis_seatresult", "analysis_playerday",
+        "analysis_playerdaypattern", "analysis_pairday", "analysis_playermatch",
+        "analysis_bookmatch", "analysis_bookday",
+    ]  # fmt: skip
     print(f"storage per 100k rounds ({rounds} rounds in the database; bench_stats' copies "
           "(--loader copy) carry an empty document, load_simulated's the uploads' own):")
     total = 0.0

@@ -175,7 +175,7 @@ def _ruleset_text(key: str) -> bytes:
     return orjson.dumps(Ruleset.objects.values_list("rules", flat=True).get(pk=key))
 
 
-def _rules_of(instance: models.Model, name: str) -> Any:
+def referred_rules(instance: models.Model, name: str) -> Any:
     """The rules of an instance's ruleset reference ``name``: those ``select_related``
     read with it if it did, else :func:`ruleset_rules`."""
     loaded = instance._state.fields_cache.get(name)
@@ -285,7 +285,7 @@ class Match(models.Model):
     @property
     def ruleset(self) -> Any:
         """The resolved ruleset: every option (stored once, :class:`Ruleset`)."""
-        return _rules_of(self, "stored_ruleset")
+        return referred_rules(self, "stored_ruleset")
 
     @property
     def document(self) -> Any:
