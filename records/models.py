@@ -144,24 +144,29 @@ class Ruleset(models.Model):
 
 
 def store_ruleset(rules: Any) -> str:
-    """The key of ``rules``' row, written if it is new (:func:`store_rulesets`)."""
-    key = store_rulesets([rules])[0]
-    assert key is not None
+    """The key of ``rules``' row, written if it is new (:func:`_insert_new`)."""
+    key = ruleset_key(rules)
+    _insert_new({key: rules})
     return key
 
 
 def store_rulesets(rulesets: list[Any]) -> list[str | None]:
-    """The keys of these rulesets (None for None), their rows written where new, in the
-    caller's transaction. Safe beside concurrent writers of the same rulesets: one
-    ``INSERT … ON CONFLICT DO NOTHING`` (a second writer of a new row waits for the first's
-    transaction, then finds the row), its rows in key order (two writers wait on each
-    other's new rows in one order, never in a circle)."""
+    """The keys of these rulesets (None for None), their rows written where new."""
     keys = [None if rules is None else ruleset_key(rules) for rules in rulesets]
-    new = {key: rules for key, rules in zip(keys, rulesets, strict=True) if key is not None}
-    Ruleset.objects.bulk_create(
-        [Ruleset(key=key, rules=new[key]) for key in sorted(new)], ignore_conflicts=True
-    )
+    _insert_new({key: rules for key, rules in zip(keys, rulesets, strict=True) if key})
     return keys
+
+
+def _insert_new(rulesets: dict[str, Any]) -> None:
+    """Write the rows of these rulesets (by key) that are not there, in the caller's
+    transaction. Safe beside concurrent writers of the same rulesets: one ``INSERT … ON
+    CONFLICT DO NOTHING`` (a second writer of a new row waits for the first's transaction,
+    then finds the row), its rows in key order (writers wait on each other's new rows in
+    one order, never in a circle)."""
+    Ruleset.objects.bulk_create(
+        [Ruleset(key=key, rules=rulesets[key]) for key in sorted(rulesets)],
+        ignore_conflicts=True,
+    )
 
 
 def ruleset_rules(key: str | None) -> Any:
