@@ -14,6 +14,8 @@ class ViolationInline(admin.TabularInline):
 class VerificationAdmin(admin.ModelAdmin):
     list_display = ["match", "legal", "engine_version", "verified_at"]
     list_filter = ["legal", "engine_version"]
+    exclude = ["stored_ruleset"]  # shown read, as its rules
+    readonly_fields = ["ruleset", "review"]  # derived: the verification rewrites them
     inlines = [ViolationInline]
 
 

@@ -13,8 +13,6 @@ seasons that do not count accepted matches filter them by ``kind``); never voide
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import date
@@ -33,13 +31,6 @@ LOCK_SPACE = 0x424B53  # "BKS"
 TWELFTHS = 12
 SUMS = ("matches", "east", "rounds", "net", "deal_ins", "first", "second", "third", "fourth",
         "share_1", "share_2", "share_3", "share_4")
-
-
-def ruleset_key(ruleset: Any) -> str:
-    """A short stored key of a resolved ruleset: equal rulesets, equal keys (whatever the
-    order of their options), so that matching a season's ruleset is an indexed equality."""
-    text = json.dumps(ruleset, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def refresh_matches(match_ids: Iterable[int]) -> None:
@@ -152,7 +143,8 @@ def match_rows(ids: list[int]) -> list[BookMatch]:
     voided = set(MatchVoid.objects.filter(match_id__in=ids).values_list("match_id", flat=True))
     matches = {}
     for m in Match.objects.filter(pk__in=ids).values(
-        "pk", "club_id", "club__time_zone", "status", "played_at", "uploaded_at", "ruleset"
+        "pk", "club_id", "club__time_zone", "status", "played_at", "uploaded_at",
+        "stored_ruleset_id",  # the ruleset's key (records.models.ruleset_key)
     ):
         kind = _kind(m["status"], m["pk"] in accepted, m["pk"] in voided)
         if kind is not None:
@@ -170,7 +162,7 @@ def match_rows(ids: list[int]) -> list[BookMatch]:
     for match_id in counted:
         m, kind = matches[match_id]
         when = m["played_at"] or m["uploaded_at"]
-        key = ruleset_key(m["ruleset"])
+        key = m["stored_ruleset_id"]
         net = {s: per_seat[match_id, s]["net"] for s in seats[match_id]}
         placed = _places({s: n for s, n in net.items() if per_seat[match_id, s]["rounds"]})
         for seat, player in sorted(seats[match_id].items()):

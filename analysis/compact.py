@@ -18,6 +18,8 @@ from typing import Any
 
 from django.db import models
 
+from records.fields import jsonb_order
+
 #: The payment params' object shapes (their keys in jsonb's order), by number less one.
 #: Append only: a stored value names its shape by its place in this tuple.
 SHAPES: tuple[tuple[str, ...], ...] = (
@@ -43,15 +45,10 @@ _NUMBERS = {shape: number for number, shape in enumerate(SHAPES, start=1)}
 _LIST = 0
 
 
-def _jsonb_order(key: str) -> tuple[int, bytes]:
-    encoded = key.encode()
-    return len(encoded), encoded
-
-
 def pack(value: Any) -> Any:
     """``value`` with its objects of a known shape and its lists as numbered arrays."""
     if isinstance(value, dict):
-        keys = tuple(sorted(value, key=_jsonb_order))
+        keys = tuple(sorted(value, key=jsonb_order))
         number = _NUMBERS.get(keys)
         if number is None:
             return {key: pack(value[key]) for key in keys}

@@ -15,7 +15,8 @@ from simple_history import register as register_history
 from simple_history.models import HistoricalRecords
 
 from analysis.compact import CompactJSONField
-from records.models import Match, Player, Round, Seat
+from records.fields import CompressedJSONField
+from records.models import Match, Player, Round, Ruleset, Seat, referred_rules
 from xuezhan.replay import verify_document
 from xuezhan.settlement import SettlementError, describe
 from xuezhan.sheet import settle_sheet
@@ -46,9 +47,15 @@ class Verification(models.Model):
     legal = models.BooleanField()
     engine_version = models.CharField(max_length=32)
     verified_at = models.DateTimeField()
-    ruleset = models.JSONField(help_text="The ruleset the engine resolved.")
+    # a reference (records.Ruleset), as the match's: read as :attr:`ruleset`
+    stored_ruleset = models.ForeignKey(
+        Ruleset, null=True, on_delete=models.PROTECT, related_name="+", db_index=False,
+        help_text="The ruleset the engine resolved.",
+    )
     totals = models.JSONField(help_text="Each seat's total over the match (4 integers).")
-    review = models.JSONField(
+    # compressed (zstd): as jsonb, the largest value of a verification (~2.5 KB a match);
+    # read only in Python, filtered only by whether it is there
+    review = CompressedJSONField(
         null=True,
         blank=True,
         help_text="The decision review's summaries (xuezhan.review): `seats`, each seat over "
@@ -57,6 +64,11 @@ class Verification(models.Model):
 
     def __str__(self) -> str:
         return f"verification of match {self.match_id}: {'legal' if self.legal else 'illegal'}"
+
+    @property
+    def ruleset(self) -> Any:
+        """The ruleset the engine resolved (None where it could not)."""
+        return referred_rules(self, "stored_ruleset")
 
     @property
     def report(self) -> dict[str, Any]:

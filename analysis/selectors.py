@@ -26,7 +26,7 @@ def club_matches_with_results(club: Club) -> QuerySet[Match]:
     return (
         Match.objects.filter(club=club)
         .defer("raw")
-        .select_related("uploaded_by", "verification")
+        .select_related("uploaded_by", "stored_ruleset", "verification__stored_ruleset")
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player")),
             Prefetch("verification__violations", queryset=Violation.objects.order_by("ordinal")),

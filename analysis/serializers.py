@@ -34,6 +34,10 @@ class ViolationSerializer(serializers.ModelSerializer[Violation]):
 
 class VerificationSerializer(serializers.ModelSerializer[Verification]):
     violations = ViolationSerializer(many=True, read_only=True)
+    # the model's field refers to the stored ruleset (records.Ruleset): shown as its rules
+    ruleset = serializers.JSONField(
+        help_text=Verification._meta.get_field("stored_ruleset").help_text
+    )
 
     class Meta:
         model = Verification
@@ -89,6 +93,10 @@ class MatchDetailSerializer(MatchSerializer):
 
     verification = VerificationSerializer(read_only=True, allow_null=True, default=None)
     rounds = RoundSerializer(many=True, read_only=True)
+    # the model's field refers to the stored ruleset (records.Ruleset): shown as its rules
+    ruleset = serializers.JSONField(
+        read_only=True, help_text=Match._meta.get_field("stored_ruleset").help_text
+    )
 
     class Meta(MatchSerializer.Meta):
         fields = [*MatchSerializer.Meta.fields, "ruleset", "verification", "rounds"]

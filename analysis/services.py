@@ -36,7 +36,7 @@ from analysis.models import (
 from analysis.review.worst import page_worst, worst_entry, worst_first
 from analysis.signals import publish_verdicts_stored
 from analysis.stats import aggregates, figures
-from records.models import Club, Match, Round, Seat, document_of
+from records.models import Club, Match, Round, Seat, document_of, store_rulesets
 from xuezhan.errors import XuezhanError
 from xuezhan.playfacts import PlayFacts, play_facts
 from xuezhan.review import MISTAKES, review_document, summarize
@@ -334,6 +334,8 @@ def _write_results(
     now = timezone.now()
     reports = {m.pk: outcomes[m.pk].report or {} for m in matches}
     ids = [m.pk for m in matches]
+    rulesets = dict(zip(reports, store_rulesets([r["ruleset"] for r in reports.values()]),
+                        strict=True))  # fmt: skip
     # COPY, as the other rows: bulk_create sends each column as one array, and psycopg
     # escapes each report's text into it character by character (~5 ms a match)
     _insert_rows(Verification, [
@@ -342,7 +344,7 @@ def _write_results(
             "legal": report["legal"],
             "engine_version": xuezhan.__version__,
             "verified_at": now,
-            "ruleset": report["ruleset"],
+            "stored_ruleset_id": rulesets[pk],
             "totals": report["totals"],
             "review": None,  # stored by store_review, in its own task
         }

@@ -28,7 +28,6 @@ rounds (the clubs' share of each table, by rows).
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import random
@@ -61,7 +60,14 @@ from analysis.league import selectors, services  # noqa: E402
 from analysis.models import BookMatch, Season, SeatResult  # noqa: E402
 from analysis.stats import aggregates  # noqa: E402
 from records import services as records_services  # noqa: E402
-from records.models import Club, Match, Player  # noqa: E402
+from records.models import (  # noqa: E402
+    Club,
+    Match,
+    Player,
+    ruleset_key,
+    ruleset_rules,
+    store_ruleset,
+)
 from xuezhan.rules import Rules  # noqa: E402
 
 GOAL_MS = 150.0
@@ -117,7 +123,8 @@ def _make_club(size: int, user: Any, args: argparse.Namespace) -> Club:
         with transaction.atomic():
             books.rebuild_club(club.pk)
         print(f"{name}: books rebuilt in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    ruleset = Match.objects.filter(club=club).values_list("ruleset", flat=True).first()
+    ruleset = ruleset_rules(
+        Match.objects.filter(club=club).values_list("stored_ruleset_id", flat=True).first())
     if not Season.objects.filter(club=club, name="Year").exists():
         today = datetime.now(UTC).date()
         services.save_season(
@@ -146,7 +153,8 @@ def _load_simulated(size: int, user: Any, args: argparse.Namespace) -> Club:
     Membership.objects.get_or_create(club=club, user=user, defaults={"role": "admin"})
     if not Season.objects.filter(club=club, name="Year").exists():
         today = datetime.now(UTC).date()
-        ruleset = Match.objects.filter(club=club).values_list("ruleset", flat=True).first()
+        ruleset = ruleset_rules(Match.objects.filter(club=club)
+                                .values_list("stored_ruleset_id", flat=True).first())
         services.save_season(
             club=club, by=user, name="Year", starts_on=today - timedelta(days=366),
             ends_on=today + timedelta(days=1), ruleset=ruleset,
@@ -234,11 +242,12 @@ def _storage(sizes: list[int]) -> None:
         return
     rounds = SeatResult.objects.count() // 4 or 1
     tables = [
-        "records_match", "records_round", "records_seat", "analysis_verification",
-        "analysis_violation", "analysis_roundsettlement", "analysis_payment",
-        "analysis_seatresult", "analysis_playerday", "analysis_playerdaypattern",
-        "analysis_pairday", "analysis_playermatch", "analysis_bookmatch", "analysis_bookday",
-    ]
+        "records_match", "records_ruleset", "records_round", "records_seat",
+        "analysis_verification", "analysis_violation", "analysis_roundsettlement",
+        "analysis_payment", "analysis_seatresult", "analysis_playerday",
+        "analysis_playerdaypattern", "analysis_pairday", "analysis_playermatch",
+        "analysis_bookmatch", "analysis_bookday",
+    ]  # fmt: skip
     print(f"storage per 100k rounds ({rounds} rounds in the database; bench_stats' copies "
           "(--loader copy) carry an empty document, load_simulated's the uploads' own):")
     total = 0.0
@@ -350,16 +359,16 @@ def _synthesise(club: Club, matches: int, ruleset: Any) -> None:
     players = [p.pk for p in Player.objects.bulk_create(
         Player(club=club, handle=f"s{k:03d}") for k in range(SYNTHETIC_PLAYERS)
     )]
-    key = books.ruleset_key(ruleset)
+    key = store_ruleset(ruleset)
     with connection.cursor() as cursor:
         cursor.execute(
-            "INSERT INTO records_match (raw, raw_sha256, content_sha256, ruleset,"
+            "INSERT INTO records_match (raw, raw_sha256, content_sha256, stored_ruleset_id,"
             " ruleset_name, played_at, uploaded_at, status, status_changed_at, attempts,"
             " last_error, club_id, lease_owner)"
-            " SELECT '{}', '', 'syn-' || g, %s::jsonb, 'chengdu',"
+            " SELECT '{}', '', 'syn-' || g, %s, 'chengdu',"
             " now() - random() * interval '365 days', now(), 'verified', now(), 1, '', %s, ''"
             " FROM generate_series(1, %s) AS g",
-            [json.dumps(ruleset), club.pk, matches],
+            [key, club.pk, matches],
         )
         # four distinct players a match: a step coprime to 40 from a random base
         cursor.execute(
@@ -406,7 +415,8 @@ def _summed_standings(season: Season) -> list[selectors.Row]:
         club=season.club, played_at__date__gte=season.starts_on,
         played_at__date__lte=season.ends_on, ruleset_name=season.ruleset_name,
     )
-    dated = [pk for pk, rules in in_dates.values_list("pk", "ruleset") if rules == season.ruleset]
+    dated = list(in_dates.filter(stored_ruleset_id=ruleset_key(season.ruleset))
+                 .values_list("pk", flat=True))
     ids = sorted(Match.objects.filter(pk__in=dated).filter(selectors.counted(False))
                  .values_list("pk", flat=True))
     results = selectors.match_results(ids)

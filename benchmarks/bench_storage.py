@@ -13,7 +13,8 @@ all the same).
 against the replay of the same match (the verification's own work, the reference): packing
 each payment line's params and keeping its detail (the verification's write), compressing
 the upload's bytes (the upload), reading them back into the document (the verification's
-read) and the report rebuilt on demand (``Verification.report``: one replay).
+read), compressing a decision review and reading it back (the review's store, its pages) and
+the report rebuilt on demand (``Verification.report``: one replay).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/xuezhan_storage \\
         python benchmarks/bench_storage.py [--vacuum] [--cost 200]
@@ -38,14 +39,16 @@ django.setup()
 from django.db import connection  # noqa: E402
 
 from analysis import compact, services  # noqa: E402
-from analysis.models import engine_report, stored_detail  # noqa: E402
+from analysis.models import Verification, engine_report, stored_detail  # noqa: E402
 from records import fields  # noqa: E402
 from records.models import Match  # noqa: E402
 
 GOAL_MB = 330.0
-#: the tables that grow with the rounds (the clubs', players' and users' rows do not)
+#: the tables that grow with the rounds (the clubs', players' and users' rows do not), and
+#: the rulesets the matches refer to (a row per distinct ruleset)
 TABLES = (
-    "records_match", "records_round", "records_seat", "analysis_verification",
+    "records_match", "records_ruleset", "records_round", "records_seat",
+    "analysis_verification",
     "analysis_violation", "analysis_roundsettlement", "analysis_payment",
     "analysis_seatresult", "analysis_playerday", "analysis_playerdaypattern",
     "analysis_pairday", "analysis_playermatch", "analysis_bookmatch", "analysis_bookday",
@@ -89,6 +92,9 @@ def _cost(n: int) -> None:
     reports = [engine_report(doc) for doc in docs]
     lines = [p for report in reports for r in report["rounds"] for p in r["payments"]]
     packed = [fields.compress(raw) for raw in raws]
+    reviews = [r for r in Verification.objects.order_by("match_id").values_list(
+        "review", flat=True)[:n] if r is not None]  # fmt: skip
+    stored = [fields.dump_json(r) for r in reviews]
     steps = {
         "replay (the reference)": lambda: [engine_report(doc) for doc in docs],
         "params packed, detail kept": lambda: [
@@ -100,6 +106,8 @@ def _cost(n: int) -> None:
         "bytes compressed (upload)": lambda: [fields.compress(raw) for raw in raws],
         "bytes read into the document": lambda: [services._parse(fields.decompress(b))
                                                  for b in packed],
+        "review compressed (its store)": lambda: [fields.dump_json(r) for r in reviews],
+        "review read back": lambda: [fields.load_json(b) for b in stored],
     }  # fmt: skip
     spent = {name: _best_of(3, step) / len(raws) for name, step in steps.items()}
     reference = spent["replay (the reference)"]

@@ -49,7 +49,7 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ["pk", "club", "status", "ruleset_name", "played_at", "uploaded_at", "attempts"]
     list_filter = ["status", "ruleset_name"]
     search_fields = ["source_match_id", "content_sha256"]
-    exclude = ["raw"]
+    exclude = ["raw", "stored_ruleset"]  # shown read: the document and the ruleset
     readonly_fields = [
         "club", "uploaded_by", "document", "raw_sha256", "content_sha256", "source_match_id",
         "ruleset", "ruleset_name", "played_at", "uploaded_at", "status_changed_at",

@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import zoneinfo
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -121,6 +124,71 @@ class Player(models.Model):
         return self.handle
 
 
+def ruleset_key(ruleset: Any) -> str:
+    """A short stored key of a resolved ruleset: equal rulesets, equal keys (whatever the
+    order of their options), so that matching a ruleset is an indexed equality."""
+    text = json.dumps(ruleset, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class Ruleset(models.Model):
+    """A resolved ruleset, stored once for every match and verification played under it (a
+    club plays a handful: docs/scaling.md, "Storage"). Named by its content, so a row never
+    changes; never deleted while a row refers to it."""
+
+    key = models.CharField(max_length=16, primary_key=True, help_text="ruleset_key(rules)")
+    rules = models.JSONField(help_text="The resolved ruleset: every option.")
+
+    def __str__(self) -> str:
+        return f"ruleset {self.key}"
+
+
+def store_ruleset(rules: Any) -> str:
+    """The key of ``rules``' row, written if it is new (:func:`_insert_new`)."""
+    key = ruleset_key(rules)
+    _insert_new({key: rules})
+    return key
+
+
+def store_rulesets(rulesets: list[Any]) -> list[str | None]:
+    """The keys of these rulesets (None for None), their rows written where new."""
+    keys = [None if rules is None else ruleset_key(rules) for rules in rulesets]
+    _insert_new({key: rules for key, rules in zip(keys, rulesets, strict=True) if key})
+    return keys
+
+
+def _insert_new(rulesets: dict[str, Any]) -> None:
+    """Write the rows of these rulesets (by key) that are not there, in the caller's
+    transaction. Safe beside concurrent writers of the same rulesets: one ``INSERT … ON
+    CONFLICT DO NOTHING`` (a second writer of a new row waits for the first's transaction,
+    then finds the row), its rows in key order (writers wait on each other's new rows in
+    one order, never in a circle)."""
+    Ruleset.objects.bulk_create(
+        [Ruleset(key=key, rules=rulesets[key]) for key in sorted(rulesets)],
+        ignore_conflicts=True,
+    )
+
+
+def ruleset_rules(key: str | None) -> Any:
+    """The rules of the ruleset ``key`` (None for none), a copy of their own for the
+    caller: read from the database once per process, as a row never changes."""
+    return None if key is None else orjson.loads(_ruleset_text(key))
+
+
+@lru_cache(maxsize=1024)
+def _ruleset_text(key: str) -> bytes:
+    return orjson.dumps(Ruleset.objects.values_list("rules", flat=True).get(pk=key))
+
+
+def referred_rules(instance: models.Model, name: str) -> Any:
+    """The rules of an instance's ruleset reference ``name``: those ``select_related``
+    read with it if it did, else :func:`ruleset_rules`."""
+    loaded = instance._state.fields_cache.get(name)
+    if loaded is not None:
+        return loaded.rules
+    return ruleset_rules(getattr(instance, f"{name}_id"))
+
+
 def document_of(raw: bytes | memoryview) -> Any:
     """A stored upload's document: its bytes read as the upload read them (strict JSON)."""
     return read_document(bytes(raw), max_depth=settings.UPLOAD_MAX_DEPTH)
@@ -164,7 +232,13 @@ class Match(models.Model):
     source_match_id = models.CharField(
         max_length=128, null=True, blank=True, help_text="The source's own match_id."
     )
-    ruleset = models.JSONField(help_text="The resolved ruleset: every option.")
+    # a reference, not the rules: they were ~1.7 KB of jsonb a match, the same in nearly
+    # every match of a club (read as :attr:`ruleset`). No index: rulesets are never
+    # deleted, and every filter by it names the club's matches first
+    stored_ruleset = models.ForeignKey(
+        Ruleset, on_delete=models.PROTECT, related_name="+", db_index=False,
+        help_text="The resolved ruleset: every option.",
+    )
     ruleset_name = models.CharField(max_length=64, help_text="The preset the ruleset builds on.")
     played_at = models.DateTimeField(null=True, blank=True)
     uploaded_at = models.DateTimeField(auto_now_add=True)
@@ -212,6 +286,11 @@ class Match(models.Model):
     @property
     def is_terminal(self) -> bool:
         return self.status in self.TERMINAL
+
+    @property
+    def ruleset(self) -> Any:
+        """The resolved ruleset: every option (stored once, :class:`Ruleset`)."""
+        return referred_rules(self, "stored_ruleset")
 
     @property
     def document(self) -> Any:

@@ -326,7 +326,8 @@ def match_list(request: HttpRequest, club_id: int) -> HttpResponse:
     club = membership.club
     is_admin = membership.has_role(Membership.Role.ADMIN)
     query = {k: request.GET.get(k, "") for k in ("q", "player", "status", "ruleset", "from", "to")}
-    matches = _filtered(selectors.club_matches(club), query)
+    # each row shows its ruleset
+    matches = _filtered(selectors.club_matches(club), query).select_related("stored_ruleset")
     page = Paginator(matches, PAGE_SIZE).get_page(request.GET.get("page"))
     kept = "&".join(f"{k}={v}" for k, v in request.GET.items() if k != "page" and v)
     return render(

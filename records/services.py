@@ -31,6 +31,7 @@ from records.models import (
     Round,
     Seat,
     UserSettings,
+    store_ruleset,
     validate_time_zone,
 )
 from records.names import INVISIBLE_MESSAGE, has_unsafe
@@ -340,7 +341,7 @@ def upload_match(*, club: Club, raw: bytes, uploaded_by: User | None) -> Upload:
                 raw_sha256=hashlib.sha256(raw).hexdigest(),
                 content_sha256=content_sha256,
                 source_match_id=source_match_id,
-                ruleset=rules.to_json(),
+                stored_ruleset_id=store_ruleset(rules.to_json()),
                 ruleset_name=rules.preset_name,
                 played_at=played_at,
             )

@@ -75,9 +75,8 @@ class MatchExport(ClubMixin, generics.GenericAPIView[Match]):
 def export_lines(matches: QuerySet[Match]) -> Iterator[bytes]:
     rows = (
         matches.select_related("verification", "uploaded_by")
-        # the raw bytes are the document; the parsed forms would only be decoded for nothing
-        .defer("ruleset", "verification__review",
-               "verification__ruleset")
+        # the raw bytes are the document; the review would only be decoded for nothing
+        .defer("verification__review")
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player")),
             Prefetch("rounds", queryset=Round.objects.select_related("settlement")

@@ -27,7 +27,7 @@ from analysis.league.services import LeagueError, resolve_ruleset
 from analysis.league.signals import counted_matches_changed, match_corrected, publish
 from analysis.models import MatchAcceptance, MatchDocumentVersion, MatchVoid
 from records.errors import DocumentError
-from records.models import Club, Match, Player, Round, Seat
+from records.models import Club, Match, Player, Round, Seat, store_ruleset
 from records.names import INVISIBLE_MESSAGE, has_unsafe
 from records.services import check_document, parse_document
 from xuezhan.schema import canonical_bytes
@@ -117,7 +117,7 @@ def _replace_document(match: Match, raw: bytes, by: User, reason: str) -> None:
     match.raw_sha256 = hashlib.sha256(raw).hexdigest()
     match.remember_document(doc)
     match.content_sha256 = hashlib.sha256(canonical_bytes(doc)).hexdigest()
-    match.ruleset = rules.to_json()
+    match.stored_ruleset_id = store_ruleset(rules.to_json())
     match.ruleset_name = rules.preset_name
     match.played_at = played_at if played_at is not None else match.played_at
     if [s.player.handle for s in match.seats.select_related("player")] != doc["players"]:
@@ -298,7 +298,7 @@ def _match_rows(row: Any, match: Match) -> list[_Row]:
     delta = {c.field: c for c in row.diff_against(previous).changes}
     out = []
     items: list[Item] = []
-    if "ruleset_name" in delta or "ruleset" in delta:
+    if "ruleset_name" in delta or "stored_ruleset" in delta:
         items.append(Item("ruleset", before=previous.ruleset_name, after=row.ruleset_name))
     if _DOCUMENT & set(delta):
         items.append(Item("document"))

@@ -12,7 +12,7 @@ from analysis.events import link, match_data, wanting
 from analysis.league import selectors
 from analysis.league.nights.selectors import night_book
 from analysis.models import Night, Season, SettleUp
-from records.models import Match
+from records.models import Match, ruleset_key
 from records.serializers import iso
 from records.webhooks import tasks as webhooks
 
@@ -90,7 +90,7 @@ def announce_standings(sender: Any, *, club_ids: list[int] | None = None,
 def _in_dates(season: Season, match_ids: set[int]) -> set[int]:
     """Those of ``match_ids`` in the season's dates and ruleset (counted or not now)."""
     rows = Match.objects.filter(
-        pk__in=match_ids, club_id=season.club_id, ruleset_name=season.ruleset_name,
+        pk__in=match_ids, club_id=season.club_id, stored_ruleset_id=ruleset_key(season.ruleset),
         played_at__date__gte=season.starts_on, played_at__date__lte=season.ends_on,
-    ).values_list("pk", "ruleset")  # fmt: skip
-    return {pk for pk, rules in rows if rules == season.ruleset}  # as season_match_ids does
+    )  # fmt: skip
+    return set(rows.values_list("pk", flat=True))  # as season_match_ids does

@@ -19,7 +19,6 @@ from fractions import Fraction
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Sum
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -38,7 +37,7 @@ from analysis.models import (
     SeatResult,
     SettleUp,
 )
-from records.models import Club, Match, Player, Seat, document_of
+from records.models import Club, Match, Player, Seat, document_of, ruleset_key
 from xuezhan.replay import verify_document
 from xuezhan.sheet import settle_sheet
 
@@ -79,7 +78,7 @@ class _Scope:
 
     @property
     def key(self) -> str:
-        return books.ruleset_key(self.season.ruleset) if self.season else ""
+        return ruleset_key(self.season.ruleset) if self.season else ""
 
     def _dated(self) -> Q:
         where = Q(club_id=self.club_id, kind__in=self.kinds)
@@ -139,18 +138,13 @@ def season_match_ids(season: Season) -> list[int]:
 
 def season_other_ruleset_matches(season: Season) -> QuerySet[Match]:
     """Matches in the season's dates under another ruleset: listed apart, not counted.
-
-    PostgreSQL compares the rulesets as ``jsonb`` (the order of the options means nothing
-    to it); elsewhere they are compared in Python (JSON text differs by key order)."""
+    The rulesets are compared by their keys (records.models.ruleset_key: the order of the
+    options means nothing to it)."""
     in_dates = _in_dates(season)
     assigned = SeasonMatch.objects.filter(season=season).values("match_id")
-    if connection.vendor == "postgresql":
-        other = in_dates.exclude(ruleset=season.ruleset)
-    else:
-        same = [pk for pk, rules in in_dates.values_list("pk", "ruleset")
-                if rules == season.ruleset]
-        other = in_dates.exclude(pk__in=same)
-    return other.exclude(pk__in=Subquery(assigned)).defer("raw")
+    other = in_dates.exclude(stored_ruleset_id=ruleset_key(season.ruleset))
+    return (other.exclude(pk__in=Subquery(assigned)).defer("raw")
+            .select_related("stored_ruleset"))  # the page shows each one's ruleset
 
 
 def _complete_rounds(match_ids: Iterable[int]) -> Q:

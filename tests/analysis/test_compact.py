@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 
 from analysis import compact, services
-from analysis.models import Payment
+from analysis.models import Payment, Verification
 from records import fields
 from records.models import Match
 from tests.records.documents import make_document
@@ -105,6 +105,29 @@ def test_an_upload_s_bytes_are_stored_compressed_and_read_back_verbatim(upload: 
 def test_bytes_stored_before_compression_read_as_they_are() -> None:
     assert fields.decompress(b'{"a": 1}') == b'{"a": 1}'
     assert fields.decompress(fields.compress(b"")) == b""
+
+
+def test_a_review_is_stored_compressed_and_read_back_as_jsonb_gave_it(uploaded: Any) -> None:
+    doc = simulate_match(3, 2)
+    match_id = uploaded(doc)
+    review = Verification.objects.get(match_id=match_id).review
+    # the API serves the stored summaries as they are: their keys in jsonb's order
+    assert json.dumps(review) == json.dumps(_jsonb_ordered(services._review_summary(doc)))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT review FROM analysis_verification WHERE match_id = %s", [match_id])
+        stored = bytes(cursor.fetchone()[0])
+    assert stored[:4] == fields.ZSTD_MAGIC and len(stored) < len(json.dumps(review)) // 4
+
+
+def test_a_verification_without_review_stores_null(upload: Any) -> None:
+    reviewed = upload(make_document(5))
+    services.verify_match(match_id=reviewed.pk)
+    services.store_review(match_id=reviewed.pk)
+    waiting = upload(make_document(6))
+    services.verify_match(match_id=waiting.pk)
+    assert list(Verification.objects.filter(review__isnull=True).values_list(
+        "match_id", flat=True)) == [waiting.pk]  # fmt: skip
+    assert Verification.objects.get(match_id=waiting.pk).review is None
 
 
 def _migration(app: str, name: str) -> Any:

@@ -49,3 +49,22 @@ def test_fifty_concurrent_uploads_of_one_document_make_one_match(
     assert len({payload["id"] for _, payload in results}) == 1
     assert Match.objects.count() == 1
     assert Seat.objects.count() == 4 and Player.objects.count() == 4
+
+
+def test_concurrent_uploads_under_a_new_ruleset_store_it_once(
+    live_server: Any, club: Any, cast: Any
+) -> None:
+    from records import services
+    from records.models import Match, Ruleset
+
+    token = services.issue_token(user=cast["mia"]).key
+    url = f"{live_server.url}/api/v1/clubs/{club.pk}/matches/"
+    bodies = [dumps(make_document(k, match_id=f"m-{k}")) for k in range(20)]
+    with ThreadPoolExecutor(max_workers=len(bodies)) as pool:
+        results = list(pool.map(lambda body: post(url, token, body), bodies))
+
+    assert [code for code, _ in results] == [201] * len(bodies), results[:3]
+    assert Ruleset.objects.count() == 1
+    assert set(Match.objects.values_list("stored_ruleset_id", flat=True)) == {
+        Ruleset.objects.get().key
+    }

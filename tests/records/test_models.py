@@ -4,10 +4,22 @@ from typing import Any
 
 import pytest
 from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError
 
-from records.models import Match, Membership, Player, Round, Seat
+from records.models import (
+    Match,
+    Membership,
+    Player,
+    Round,
+    Ruleset,
+    Seat,
+    ruleset_key,
+    ruleset_rules,
+    store_ruleset,
+)
 from tests.conftest import needs_postgres
 from tests.records.documents import make_document
+from xuezhan.rules import Rules
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +60,7 @@ def test_the_database_refuses_a_second_copy_and_a_fifth_seat(upload: Any) -> Non
     match = upload(make_document(1, match_id="m-1"))
     fields = {
         f: getattr(match, f)
-        for f in ("club_id", "raw", "raw_sha256", "ruleset", "ruleset_name")
+        for f in ("club_id", "raw", "raw_sha256", "stored_ruleset_id", "ruleset_name")
     }
     assert refused(lambda: Match.objects.create(**fields, content_sha256=match.content_sha256))
     assert refused(
@@ -92,3 +104,46 @@ def test_no_index_is_the_leading_columns_of_another() -> None:
     with connection.cursor() as cursor:
         cursor.execute(_COVERED_INDEXES)
         assert cursor.fetchall() == []
+
+
+def test_equal_rulesets_share_a_key_whatever_the_order_of_their_options() -> None:
+    assert ruleset_key({"a": 1, "b": [1, 2]}) == ruleset_key({"b": [1, 2], "a": 1})
+    assert ruleset_key({"a": 1}) != ruleset_key({"a": 2})
+
+
+def test_a_ruleset_stored_twice_is_one_row() -> None:
+    chengdu = Rules.preset("chengdu").to_json()
+    key = store_ruleset(chengdu)
+    assert store_ruleset(dict(reversed(chengdu.items()))) == key
+    assert list(Ruleset.objects.values_list("key", flat=True)) == [key]
+    assert ruleset_rules(key) == chengdu and ruleset_rules(None) is None
+
+
+def test_matches_under_one_ruleset_refer_to_one_row_and_read_its_rules(upload: Any) -> None:
+    online = make_document(2, match_id="b")
+    online["ruleset"] = "online"
+    matches = [upload(make_document(1, match_id="a")), upload(online),
+               upload(make_document(3, match_id="c"))]  # fmt: skip
+    assert Ruleset.objects.count() == 2
+    assert [Match.objects.get(pk=m.pk).ruleset for m in matches] == [
+        Rules.preset(p).to_json() for p in ("chengdu", "online", "chengdu")
+    ]
+    assert matches[0].stored_ruleset_id == matches[2].stored_ruleset_id
+
+
+def test_a_ruleset_is_read_once_per_process_and_a_copy_each_time(
+    upload: Any, django_assert_num_queries: Any
+) -> None:
+    match = Match.objects.get(pk=upload(make_document(1)).pk)
+    match.ruleset["preset"] = "changed by a reader"  # its own copy: no other reader sees it
+    with django_assert_num_queries(0):  # the rows never change: read once
+        assert match.ruleset == Rules.preset("chengdu").to_json()
+    with django_assert_num_queries(1):  # read with the match, where a list shows them
+        listed = list(Match.objects.select_related("stored_ruleset"))
+        assert [m.ruleset["preset"] for m in listed] == ["chengdu"]
+
+
+def test_a_ruleset_referred_to_is_never_deleted(upload: Any) -> None:
+    match = upload(make_document(1))
+    with pytest.raises(ProtectedError):
+        Ruleset.objects.filter(pk=match.stored_ruleset_id).delete()

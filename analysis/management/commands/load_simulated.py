@@ -28,7 +28,7 @@ from tqdm import tqdm
 from analysis import copies as copies_
 from analysis import services as analysis_services
 from records import services
-from records.models import Club, Match, Round, Seat
+from records.models import Club, Match, Round, Seat, store_ruleset
 from records.services import _club_players
 from xuezhan.schema import canonical_bytes
 from xuezhan.sim.simulate import match_seed, simulate_match
@@ -203,7 +203,8 @@ def _bulk(club: Club, docs: list[dict[str, Any]], outcomes: dict[str, Any]) -> i
             stored.append((parsed, Match(
                 club=club, raw=raw, raw_sha256=hashlib.sha256(raw).hexdigest(),
                 content_sha256=hashlib.sha256(canonical).hexdigest(),
-                source_match_id=parsed.get("match_id"), ruleset=rules.to_json(),
+                source_match_id=parsed.get("match_id"),
+                stored_ruleset_id=store_ruleset(rules.to_json()),
                 ruleset_name=rules.preset_name, played_at=played_at,
             )))  # fmt: skip
         matches = Match.objects.bulk_create([m for _, m in stored])

@@ -15,7 +15,7 @@ from typing import Any
 
 from analysis import books
 from analysis.models import Payment, RoundSettlement, SeatResult, Verification
-from records.models import Club, Match, Player, Round, Seat
+from records.models import Club, Match, Player, Round, Seat, store_ruleset
 from xuezhan.rules import Rules
 
 Line = tuple[int, int, int, bool]  # payer seat, payee seat, amount, payer dealt in
@@ -49,7 +49,7 @@ def settled_match(
         raw=b'{"test": %d}' % serial,
         raw_sha256="0" * 64,
         content_sha256=hashlib.sha256(str(serial).encode()).hexdigest(),
-        ruleset=rules.to_json(),
+        stored_ruleset_id=store_ruleset(rules.to_json()),
         ruleset_name=rules.preset_name,
         played_at=datetime.fromisoformat(day).replace(hour=19, tzinfo=UTC),
         status=status,
@@ -83,7 +83,7 @@ def settled_match(
         legal=status == Match.Status.VERIFIED,
         engine_version="test",
         verified_at=match.played_at,
-        ruleset=match.ruleset,
+        stored_ruleset_id=match.stored_ruleset_id,
         totals=totals,
     )
     books.refresh_matches([match.pk])  # as the verification does
