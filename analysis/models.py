@@ -175,8 +175,11 @@ def stored_detail(reason: str, params: Any, detail: str) -> str:
 class SeatResult(models.Model):
     """Per round, per seat: the facts statistics are made of."""
 
-    # round, player and club have no index of their own: the composite indexes of Meta
-    # lead with them, and each index is written for every seat of every round
+    # the round and seat are the key: a surrogate id was a column and an index more in
+    # every row (~12 MB per 100k rounds, docs/scaling.md "Storage"); nothing points here
+    pk = models.CompositePrimaryKey("round_id", "seat")
+    # round, player and club have no index of their own: the key and the composite
+    # indexes of Meta lead with them, and each index is written for every seat of every round
     round = models.ForeignKey(
         Round, on_delete=models.CASCADE, related_name="seat_results", db_index=False
     )
@@ -259,15 +262,15 @@ class SeatResult(models.Model):
     class Meta:
         ordering = ["round_id", "seat"]
         constraints = [
-            models.UniqueConstraint(fields=["round", "seat"], name="seatresult_unique_seat"),
             _seat_check("seat", "seatresult_seat_in_range"),
             _seat_check("discarder", "seatresult_discarder_seat", nullable=True),
             models.CheckConstraint(
                 condition=Q(won=True) | Q(win_order__isnull=True), name="seatresult_order_if_won"
             ),
         ]
+        # no (player, round): the "with" filter goes through the co-player's seats
+        # (analysis.stats.figures.counted), as a match's players sit for all its rounds
         indexes = [
-            models.Index(fields=["player", "round"], name="seatresult_player_round"),
             models.Index(fields=["player", "played_at"], name="seatresult_player_played"),
             models.Index(fields=["club", "played_at"], name="seatresult_club_played"),
         ]
@@ -397,7 +400,9 @@ class PairDay(_StatsKey):
     """Head-to-head of one day: rounds ``player`` and ``other`` sat at together, and what
     ``other`` paid ``player`` minus the reverse over those rounds' payment lines."""
 
-    other = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # no index of its own: every read names the player first (pairday_unique_key), and a
+    # player is deleted only with the club (a seated one cannot be: Seat.player)
+    other = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
     rounds = models.IntegerField()
     net = models.IntegerField()
 
@@ -680,7 +685,9 @@ class BookDay(models.Model):
     club = models.ForeignKey(
         "records.Club", on_delete=models.CASCADE, related_name="+", db_index=False
     )
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # no index of its own: every read names the club first (bookday_club_key), and a
+    # player is deleted only with the club (a seated one cannot be: Seat.player)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
     day = models.DateField()
     kind = models.CharField(max_length=1, choices=BookMatch.Kind.choices)
     ruleset_key = models.CharField(max_length=16)
