@@ -303,6 +303,9 @@ class PlayerDay(_StatsKey):
     """A player's sums of one day (per ruleset and verdict): every sum of
     ``analysis.stats.figures.AGGREGATES``, under the same name, over that day's seat rows."""
 
+    # keyed by what it sums over, as each of the day rows: no surrogate id (docs/scaling.md,
+    # "Storage"); the key's index serves the (player, day) reads
+    pk = models.CompositePrimaryKey("player_id", "day", "ruleset_name", "legal")
     # no index of its own: playerday_club_day leads with it
     club = models.ForeignKey(
         "records.Club", on_delete=models.CASCADE, related_name="+", db_index=False
@@ -371,57 +374,37 @@ class PlayerDay(_StatsKey):
     ukeire_lost = models.IntegerField(default=0)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["player", "day", "ruleset_name", "legal"], name="playerday_unique_key"
-            )
-        ]
         indexes = [models.Index(fields=["club", "day"], name="playerday_club_day")]
 
 
 class PlayerDayPattern(_StatsKey):
     """A player's wins of one day with one top pattern."""
 
+    # the key a first verification adds its wins to (analysis.stats.aggregates)
+    pk = models.CompositePrimaryKey("player_id", "day", "ruleset_name", "legal", "pattern")
     pattern = models.CharField(max_length=64)
     wins = models.IntegerField()
-
-    class Meta:
-        # the key a first verification adds its wins to (analysis.stats.aggregates); its
-        # index serves the (player, day) reads too
-        constraints = [
-            models.UniqueConstraint(
-                fields=["player", "day", "ruleset_name", "legal", "pattern"],
-                name="playerdaypattern_unique_key",
-            )
-        ]
 
 
 class PairDay(_StatsKey):
     """Head-to-head of one day: rounds ``player`` and ``other`` sat at together, and what
     ``other`` paid ``player`` minus the reverse over those rounds' payment lines."""
 
-    # no index of its own: every read names the player first (pairday_unique_key), and a
-    # player is deleted only with the club (a seated one cannot be: Seat.player)
+    # the key a first verification adds its rounds and money to (analysis.stats.aggregates)
+    pk = models.CompositePrimaryKey("player_id", "day", "ruleset_name", "legal", "other_id")
+    # no index of its own: every read names the player first (the key), and a player is
+    # deleted only with the club (a seated one cannot be: Seat.player)
     other = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
     rounds = models.IntegerField()
     net = models.IntegerField()
-
-    class Meta:
-        # the key a first verification adds its rounds and money to (analysis.stats.aggregates);
-        # its index serves the (player, day) reads too
-        constraints = [
-            models.UniqueConstraint(
-                fields=["player", "day", "ruleset_name", "legal", "other"],
-                name="pairday_unique_key",
-            )
-        ]
 
 
 class PlayerMatch(_StatsKey):
     """A player's match: its net and records (the runs and record rounds read these; the
     record rounds' indexes are copied so that reading them needs no join)."""
 
-    # no index of its own: playermatch_unique_player leads with it
+    pk = models.CompositePrimaryKey("match_id", "player_id")
+    # no index of its own: the key leads with it
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+", db_index=False)
     played_at = models.DateTimeField()
     rounds = models.IntegerField()
@@ -438,9 +421,6 @@ class PlayerMatch(_StatsKey):
     worst_loss_index = models.PositiveSmallIntegerField(null=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["match", "player"], name="playermatch_unique_player")
-        ]
         indexes = [
             models.Index(fields=["player", "played_at"], name="playermatch_player_played")
         ]
@@ -645,7 +625,8 @@ class BookMatch(models.Model):
         VERIFIED = "v", "Verified"
         ACCEPTED = "a", "Illegal, accepted as played"
 
-    # no index of its own: bookmatch_unique_player leads with it
+    pk = models.CompositePrimaryKey("match_id", "player_id")
+    # no index of its own: the key leads with it
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+", db_index=False)
     # no index of its own: bookmatch_club_key leads with it
     club = models.ForeignKey(
@@ -666,10 +647,7 @@ class BookMatch(models.Model):
     vs = models.JSONField(help_text="Net won from each seat (4 integers; 0 for its own).")
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["match", "player"], name="bookmatch_unique_player"),
-            _seat_check("seat", "bookmatch_seat_in_range"),
-        ]
+        constraints = [_seat_check("seat", "bookmatch_seat_in_range")]
         indexes = [
             models.Index(fields=["club", "ruleset_key", "day"], name="bookmatch_club_key"),
             models.Index(fields=["club", "when"], name="bookmatch_club_when"),
@@ -681,12 +659,13 @@ class BookDay(models.Model):
     ruleset key and per whether the matches had a ``played_at`` (a season's dates need
     one): the sums of that day's ``BookMatch`` rows, which standings and ledger read."""
 
-    # no index of its own: bookday_club_key leads with it
+    pk = models.CompositePrimaryKey("club_id", "ruleset_key", "day", "kind", "dated", "player_id")
+    # no index of its own: the key leads with it
     club = models.ForeignKey(
         "records.Club", on_delete=models.CASCADE, related_name="+", db_index=False
     )
-    # no index of its own: every read names the club first (bookday_club_key), and a
-    # player is deleted only with the club (a seated one cannot be: Seat.player)
+    # no index of its own: every read names the club first (the key), and a player is
+    # deleted only with the club (a seated one cannot be: Seat.player)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
     day = models.DateField()
     kind = models.CharField(max_length=1, choices=BookMatch.Kind.choices)
@@ -706,14 +685,6 @@ class BookDay(models.Model):
     share_2 = models.IntegerField()
     share_3 = models.IntegerField()
     share_4 = models.IntegerField()
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["club", "ruleset_key", "day", "kind", "dated", "player"],
-                name="bookday_club_key",
-            )
-        ]
 
 
 # --- Club nights (analysis.league.nights, docs/league.md "Nights") ---
