@@ -268,8 +268,8 @@ class SeatResult(models.Model):
                 condition=Q(won=True) | Q(win_order__isnull=True), name="seatresult_order_if_won"
             ),
         ]
-        # no (player, round): the "with" filter goes through the co-player's seats
-        # (analysis.stats.figures.counted), as a match's players sit for all its rounds
+        # no (player, round) index: the "with" filter (stats.figures.counted) reads the
+        # co-player's rows through (player, played_at), as the planner did with it there
         indexes = [
             models.Index(fields=["player", "played_at"], name="seatresult_player_played"),
             models.Index(fields=["club", "played_at"], name="seatresult_club_played"),

@@ -1,8 +1,8 @@
 """The seat rows and the derived rows keyed by their unique key, without a surrogate id,
-and three indexes less (docs/scaling.md, "Storage"): the seat rows' (player, round), read
-by no query since the "with" filter goes through the co-player's seats; a head-to-head
-day's ``other`` and a book day's ``player``, read by none (every read names the player, or
-the club, first).
+and three indexes less (docs/scaling.md, "Storage"): the seat rows' (player, round), which
+the "with" filter's plan did not use (it reads the co-player's rows by (player,
+played_at)); a head-to-head day's ``other`` and a book day's ``player``, read by none
+(every read names the player, or the club, first).
 
 Django does not migrate a table to a composite primary key (docs: "Composite primary
 keys"): the state changes alone, and each table by hand. On PostgreSQL the key is built
