@@ -1,7 +1,7 @@
 # ruff: noqa: RUF012  (Django and DRF declare options as mutable class attributes)
 from django.contrib import admin
 
-from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
+from analysis.models import Payment, RoundSettlement, Verification, Violation
 
 
 class ViolationInline(admin.TabularInline):
@@ -30,7 +30,5 @@ class PaymentAdmin(admin.ModelAdmin):
     list_filter = ["reason"]
 
 
-@admin.register(SeatResult)
-class SeatResultAdmin(admin.ModelAdmin):
-    list_display = ["round", "seat", "player", "won", "pattern", "fan", "delta"]
-    list_filter = ["won", "flower_pig"]
+# SeatResult is not here: Django 5.2's admin refuses a model keyed by (round, seat) (its
+# composite primary key); the seat facts are the API's and the match page's

@@ -186,14 +186,14 @@ def _per_seat(ids: list[int]) -> dict[tuple[int, int], dict[str, Any]]:
     complete = Q(round__match_id__in=ids, round__settlement__incomplete=False)
     for match_id, seat, net, rounds in (
         SeatResult.objects.filter(complete).values("round__match_id", "seat")
-        .annotate(net=Sum("delta"), rounds=Count("id"))
+        .annotate(net=Sum("delta"), rounds=Count("round"))
         .values_list("round__match_id", "seat", "net", "rounds")
     ):  # fmt: skip
         facts[match_id, seat]["net"], facts[match_id, seat]["rounds"] = net, rounds
     # a deal-in is a win off the player's discard: one per winner it paid
     for match_id, discarder, n in (
         SeatResult.objects.filter(complete, discarder__isnull=False)
-        .values("round__match_id", "discarder").annotate(n=Count("id"))
+        .values("round__match_id", "discarder").annotate(n=Count("round"))
         .values_list("round__match_id", "discarder", "n")
     ):  # fmt: skip
         facts[match_id, discarder or 0]["deal_ins"] += n  # not null: filtered above

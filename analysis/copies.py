@@ -350,8 +350,9 @@ def _columns(model: type[models.Model]) -> list[str]:
 
 
 def _changed(model: type[models.Model], row: dict[str, Any], maps: dict[Any, Any]) -> list[Any]:
-    """The template row's id, then the copy's values of ``_columns(model)``."""
-    values = [row["id"]]
+    """The template row's key (its id, or its fields' values where it has no id:
+    ``SeatResult``), then the copy's values of ``_columns(model)``."""
+    values = [row[f.attname] for f in model._meta.pk_fields]
     for name, kind in _plan(model):
         if kind is not None:
             value = row[name]
@@ -374,7 +375,7 @@ def _from_templates(
     model: type[models.Model], columns: list[str], rows: list[list[Any]]
 ) -> None:
     """Insert rows made of template rows of the same table (PostgreSQL): each of ``rows``
-    gives its template row's id, then its values of ``columns``, the others are the
+    gives its template row's key, then its values of ``columns``, the others are the
     template's. One COPY of those values into a table of the transaction's, then one
     ``INSERT … SELECT``: a copy's large values (reports, reviews) never leave the database
     nor are parsed again."""
@@ -386,16 +387,21 @@ def _from_templates(
     mine = [q(str(fields[c].column)) for c in columns]
     kept = [q(str(f.column)) for f in meta.concrete_fields
             if not f.primary_key and f.attname not in columns]  # fmt: skip
-    table, pk = q(meta.db_table), q(str(meta.pk.column))
+    table = q(meta.db_table)
+    # the template's key, each column of it named apart from the copy's own values
+    key = [(q(str(f.column)), q(f"template_{i}")) for i, f in enumerate(meta.pk_fields)]
     picked = [f"c.{c}" for c in mine]
-    json_at = [i + 1 for i, c in enumerate(columns) if isinstance(fields[c], models.JSONField)]
+    json_at = [len(key) + i for i, c in enumerate(columns)
+               if isinstance(fields[c], models.JSONField)]  # fmt: skip
     with connection.cursor() as cursor:
         cursor.execute("DROP TABLE IF EXISTS copied_rows")
         cursor.execute(
-            f"CREATE TEMPORARY TABLE copied_rows ON COMMIT DROP AS"
-            f" SELECT {pk} AS template_id, {', '.join(mine)} FROM {table} WITH NO DATA"
+            f"CREATE TEMPORARY TABLE copied_rows ON COMMIT DROP AS SELECT"
+            f" {', '.join(f'{c} AS {t}' for c, t in key)}, {', '.join(mine)}"
+            f" FROM {table} WITH NO DATA"
         )
-        sql = f"COPY copied_rows (template_id, {', '.join(mine)}) FROM STDIN"
+        named = ", ".join([*(t for _, t in key), *mine])
+        sql = f"COPY copied_rows ({named}) FROM STDIN"
         with cursor.cursor.copy(sql) as copy:
             for row in rows:
                 for i in json_at:
@@ -403,12 +409,14 @@ def _from_templates(
                         row[i] = _json_text(row[i])
                 copy.write_row(row)
         # never analysed by itself: unknown, its join reads the whole table (O(the club)
-        # a batch); known, it looks the templates' rows up by their key (O(the batch))
-        cursor.execute("ANALYZE copied_rows (template_id)")  # the join's column alone
+        # a batch); known, it looks the templates' rows up by their key (O(the batch)):
+        # the join's columns alone
+        cursor.execute(f"ANALYZE copied_rows ({', '.join(t for _, t in key)})")
         cursor.execute(
             f"INSERT INTO {table} ({', '.join([*mine, *kept])})"
             f" SELECT {', '.join([*picked, *(f's.{c}' for c in kept)])}"
-            f" FROM copied_rows AS c JOIN {table} AS s ON s.{pk} = c.template_id"
+            f" FROM copied_rows AS c JOIN {table} AS s"
+            f" ON {' AND '.join(f's.{c} = c.{t}' for c, t in key)}"
         )
 
 

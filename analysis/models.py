@@ -187,8 +187,11 @@ def stored_detail(reason: str, params: Any, detail: str) -> str:
 class SeatResult(models.Model):
     """Per round, per seat: the facts statistics are made of."""
 
-    # round, player and club have no index of their own: the composite indexes of Meta
-    # lead with them, and each index is written for every seat of every round
+    # the round and seat are the key: a surrogate id was a column and an index more in
+    # every row (~12 MB per 100k rounds, docs/scaling.md "Storage"); nothing points here
+    pk = models.CompositePrimaryKey("round_id", "seat")
+    # round, player and club have no index of their own: the key and the composite
+    # indexes of Meta lead with them, and each index is written for every seat of every round
     round = models.ForeignKey(
         Round, on_delete=models.CASCADE, related_name="seat_results", db_index=False
     )
@@ -271,15 +274,15 @@ class SeatResult(models.Model):
     class Meta:
         ordering = ["round_id", "seat"]
         constraints = [
-            models.UniqueConstraint(fields=["round", "seat"], name="seatresult_unique_seat"),
             _seat_check("seat", "seatresult_seat_in_range"),
             _seat_check("discarder", "seatresult_discarder_seat", nullable=True),
             models.CheckConstraint(
                 condition=Q(won=True) | Q(win_order__isnull=True), name="seatresult_order_if_won"
             ),
         ]
+        # no (player, round) index: the "with" filter (stats.figures.counted) reads the
+        # co-player's rows through (player, played_at), as the planner did with it there
         indexes = [
-            models.Index(fields=["player", "round"], name="seatresult_player_round"),
             models.Index(fields=["player", "played_at"], name="seatresult_player_played"),
             models.Index(fields=["club", "played_at"], name="seatresult_club_played"),
         ]
@@ -312,6 +315,9 @@ class PlayerDay(_StatsKey):
     """A player's sums of one day (per ruleset and verdict): every sum of
     ``analysis.stats.figures.AGGREGATES``, under the same name, over that day's seat rows."""
 
+    # keyed by what it sums over, as each of the day rows: no surrogate id (docs/scaling.md,
+    # "Storage"); the key's index serves the (player, day) reads
+    pk = models.CompositePrimaryKey("player_id", "day", "ruleset_name", "legal")
     # no index of its own: playerday_club_day leads with it
     club = models.ForeignKey(
         "records.Club", on_delete=models.CASCADE, related_name="+", db_index=False
@@ -380,55 +386,37 @@ class PlayerDay(_StatsKey):
     ukeire_lost = models.IntegerField(default=0)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["player", "day", "ruleset_name", "legal"], name="playerday_unique_key"
-            )
-        ]
         indexes = [models.Index(fields=["club", "day"], name="playerday_club_day")]
 
 
 class PlayerDayPattern(_StatsKey):
     """A player's wins of one day with one top pattern."""
 
+    # the key a first verification adds its wins to (analysis.stats.aggregates)
+    pk = models.CompositePrimaryKey("player_id", "day", "ruleset_name", "legal", "pattern")
     pattern = models.CharField(max_length=64)
     wins = models.IntegerField()
-
-    class Meta:
-        # the key a first verification adds its wins to (analysis.stats.aggregates); its
-        # index serves the (player, day) reads too
-        constraints = [
-            models.UniqueConstraint(
-                fields=["player", "day", "ruleset_name", "legal", "pattern"],
-                name="playerdaypattern_unique_key",
-            )
-        ]
 
 
 class PairDay(_StatsKey):
     """Head-to-head of one day: rounds ``player`` and ``other`` sat at together, and what
     ``other`` paid ``player`` minus the reverse over those rounds' payment lines."""
 
-    other = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # the key a first verification adds its rounds and money to (analysis.stats.aggregates)
+    pk = models.CompositePrimaryKey("player_id", "day", "ruleset_name", "legal", "other_id")
+    # no index of its own: every read names the player first (the key), and a player is
+    # deleted only with the club (a seated one cannot be: Seat.player)
+    other = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
     rounds = models.IntegerField()
     net = models.IntegerField()
-
-    class Meta:
-        # the key a first verification adds its rounds and money to (analysis.stats.aggregates);
-        # its index serves the (player, day) reads too
-        constraints = [
-            models.UniqueConstraint(
-                fields=["player", "day", "ruleset_name", "legal", "other"],
-                name="pairday_unique_key",
-            )
-        ]
 
 
 class PlayerMatch(_StatsKey):
     """A player's match: its net and records (the runs and record rounds read these; the
     record rounds' indexes are copied so that reading them needs no join)."""
 
-    # no index of its own: playermatch_unique_player leads with it
+    pk = models.CompositePrimaryKey("match_id", "player_id")
+    # no index of its own: the key leads with it
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+", db_index=False)
     played_at = models.DateTimeField()
     rounds = models.IntegerField()
@@ -445,9 +433,6 @@ class PlayerMatch(_StatsKey):
     worst_loss_index = models.PositiveSmallIntegerField(null=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["match", "player"], name="playermatch_unique_player")
-        ]
         indexes = [
             models.Index(fields=["player", "played_at"], name="playermatch_player_played")
         ]
@@ -652,7 +637,8 @@ class BookMatch(models.Model):
         VERIFIED = "v", "Verified"
         ACCEPTED = "a", "Illegal, accepted as played"
 
-    # no index of its own: bookmatch_unique_player leads with it
+    pk = models.CompositePrimaryKey("match_id", "player_id")
+    # no index of its own: the key leads with it
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+", db_index=False)
     # no index of its own: bookmatch_club_key leads with it
     club = models.ForeignKey(
@@ -673,10 +659,7 @@ class BookMatch(models.Model):
     vs = models.JSONField(help_text="Net won from each seat (4 integers; 0 for its own).")
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["match", "player"], name="bookmatch_unique_player"),
-            _seat_check("seat", "bookmatch_seat_in_range"),
-        ]
+        constraints = [_seat_check("seat", "bookmatch_seat_in_range")]
         indexes = [
             models.Index(fields=["club", "ruleset_key", "day"], name="bookmatch_club_key"),
             models.Index(fields=["club", "when"], name="bookmatch_club_when"),
@@ -688,11 +671,14 @@ class BookDay(models.Model):
     ruleset key and per whether the matches had a ``played_at`` (a season's dates need
     one): the sums of that day's ``BookMatch`` rows, which standings and ledger read."""
 
-    # no index of its own: bookday_club_key leads with it
+    pk = models.CompositePrimaryKey("club_id", "ruleset_key", "day", "kind", "dated", "player_id")
+    # no index of its own: the key leads with it
     club = models.ForeignKey(
         "records.Club", on_delete=models.CASCADE, related_name="+", db_index=False
     )
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # no index of its own: every read names the club first (the key), and a player is
+    # deleted only with the club (a seated one cannot be: Seat.player)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
     day = models.DateField()
     kind = models.CharField(max_length=1, choices=BookMatch.Kind.choices)
     ruleset_key = models.CharField(max_length=16)
@@ -711,14 +697,6 @@ class BookDay(models.Model):
     share_2 = models.IntegerField()
     share_3 = models.IntegerField()
     share_4 = models.IntegerField()
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["club", "ruleset_key", "day", "kind", "dated", "player"],
-                name="bookday_club_key",
-            )
-        ]
 
 
 # --- Club nights (analysis.league.nights, docs/league.md "Nights") ---

@@ -296,8 +296,7 @@ def _copy(club: Club, batch: list[tuple[dict[str, Any], list[Player], datetime, 
                     field.attname: getattr(f, field.attname)
                     for field in SeatResult._meta.concrete_fields
                 }
-            )
-            row.pk = None
+            )  # keyed by (round, seat): the copy's round makes its key
             row.round = by_index[match.pk, f.round.index]
             row.player = players[f.seat]
             row.match, row.club, row.played_at = match, club, played_at

@@ -220,7 +220,7 @@ def match_results(match_ids: list[int]) -> list[MatchResult]:
     per_player = (
         SeatResult.objects.filter(_complete_rounds(match_ids))
         .values("round__match_id", "player_id")
-        .annotate(net=Sum("delta"), rounds=Count("id"))
+        .annotate(net=Sum("delta"), rounds=Count("round"))
     )
     for row in per_player:
         result = results[row["round__match_id"]]
@@ -234,7 +234,7 @@ def match_results(match_ids: list[int]) -> list[MatchResult]:
     deal_ins = (
         SeatResult.objects.filter(_complete_rounds(match_ids), discarder__isnull=False)
         .values("round__match_id", "discarder")
-        .annotate(n=Count("id"))
+        .annotate(n=Count("round"))
     )
     for claim in deal_ins:
         result = results[claim["round__match_id"]]

@@ -273,12 +273,12 @@ def _add_statement(time_zone: str) -> tuple[str, tuple[int, ...], tuple[Any, ...
         PlayerDayPattern,
         rows.filter(won=True, pattern__isnull=False)
         .values("club_id", *_KEY, "pattern")
-        .annotate(a_wins=Count("id"))
+        .annotate(a_wins=Count("round"))
         .order_by(),
     )
     source, source_params = (
         rows.annotate(round_index=F("round__index"))
-        .values("id", "club_id", "match_id", "round_id", "round_index", "delta", "won",
+        .values("club_id", "match_id", "round_id", "round_index", "delta", "won",
                 "played_at", *_KEY)
         .order_by()
         .query.sql_with_params()
@@ -398,7 +398,7 @@ def _patterns(rows: QuerySet[SeatResult]) -> Iterator[PlayerDayPattern]:
     grouped = (
         rows.filter(won=True, pattern__isnull=False)
         .values("club_id", *_KEY, "pattern")
-        .annotate(wins=Count("id"))
+        .annotate(wins=Count("round"))
         .order_by()
     )
     return (PlayerDayPattern(**g) for g in grouped)
@@ -410,7 +410,7 @@ def _matches(rows: QuerySet[SeatResult]) -> list[PlayerMatch]:
     per_match = {
         (g["match_id"], g["player_id"]): g
         for g in rows.values("club_id", "match_id", *_KEY)
-        .annotate(rounds=Count("id"), net=Sum("delta"), played_at=Min("played_at"))
+        .annotate(rounds=Count("round"), net=Sum("delta"), played_at=Min("played_at"))
         .order_by()
     }
     best: dict[tuple[int, int], dict[str, Any]] = {}
@@ -432,7 +432,7 @@ def _pairs(rows: QuerySet[SeatResult]) -> list[PairDay]:
     Seats are fixed for a match, so a player's counted rounds of a match are the rounds
     they sat with each of its three other players; the money is the payment lines of
     those rounds between the two, summed per (payee, payer) in SQL."""
-    counted = list(rows.values("club_id", "match_id", *_KEY).annotate(n=Count("id")).order_by())
+    counted = list(rows.values("club_id", "match_id", *_KEY).annotate(n=Count("round")).order_by())
     matches = rows.values("match_id")
     seated: dict[int, list[int]] = defaultdict(list)
     for match_id, player_id in Seat.objects.filter(match_id__in=matches).values_list(
@@ -506,7 +506,7 @@ def _add_review(match_id: int, review: dict[str, Any] | None) -> None:
     changed: list[SeatResult] = []
     added: dict[tuple[Any, ...], dict[str, int]] = {}
     keys: set[tuple[int, date]] = set()
-    fields = ("id", "club_id", *_KEY, "round__index", "seat", "complete", *_REVIEW_FIELDS)
+    fields = ("round_id", "seat", "club_id", *_KEY, "round__index", "complete", *_REVIEW_FIELDS)
     for row in (
         SeatResult.objects.filter(match_id=match_id)
         .annotate(day=TruncDate("played_at"))
@@ -517,7 +517,7 @@ def _add_review(match_id: int, review: dict[str, Any] | None) -> None:
         values = _review_facts(per_round, row["round__index"], row["seat"])
         if all(row[name] == values[name] for name in _REVIEW_FIELDS):
             continue
-        changed.append(SeatResult(id=row["id"], **values))
+        changed.append(SeatResult(round_id=row["round_id"], seat=row["seat"], **values))
         if row["complete"]:  # only complete rounds are counted in the day rows
             sums = added.setdefault(
                 (row["club_id"], *(row[k] for k in _KEY)), dict.fromkeys(_REVIEW_FIELDS, 0)
@@ -547,13 +547,14 @@ def _set_review_facts(rows: list[SeatResult]) -> None:
         return
     q = connection.ops.quote_name
     table = q(SeatResult._meta.db_table)
-    values = ", ".join(["(%s::bigint, %s::int, %s::int, %s::int)"] * len(rows))
+    values = ", ".join(["(%s::bigint, %s::int, %s::int, %s::int, %s::int)"] * len(rows))
     sets = ", ".join(f"{q(name)} = v.{q(name)}" for name in _REVIEW_FIELDS)
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {table} AS t SET {sets} FROM (VALUES {values}) AS v"
-            f" (id, {', '.join(q(name) for name in _REVIEW_FIELDS)}) WHERE t.id = v.id",
-            [x for row in rows for x in (row.pk, *(getattr(row, n) for n in _REVIEW_FIELDS))],
+            f" (round_id, seat, {', '.join(q(name) for name in _REVIEW_FIELDS)})"
+            f" WHERE t.round_id = v.round_id AND t.seat = v.seat",
+            [x for row in rows for x in (*row.pk, *(getattr(row, n) for n in _REVIEW_FIELDS))],
         )
 
 

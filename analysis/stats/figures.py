@@ -77,6 +77,8 @@ def counted(club: Club, filters: Filters) -> QuerySet[SeatResult]:
     if filters.ruleset:
         rows = rows.filter(ruleset_name=filters.ruleset)
     if filters.with_player is not None:
+        # the co-player's rows by (player, played_at): through their matches' seats instead,
+        # the planner loops over the matches (a player's statistics twice as slow)
         together = SeatResult.objects.filter(player_id=filters.with_player).values("round_id")
         rows = rows.filter(round_id__in=together)
     return rows
@@ -113,13 +115,13 @@ def source_of(filters: Filters, source: str | None = None) -> str:
 
 
 def _count(condition: Q) -> Count:
-    return Count("id", filter=condition)
+    return Count("round", filter=condition)
 
 
 WON = Q(won=True)
 #: every sum and count the statistics are made of, as SQL aggregates
 AGGREGATES: dict[str, Any] = {
-    "rounds": Count("id"),
+    "rounds": Count("round"),
     "matches": Count("match_id", distinct=True),
     "net": Sum("delta"),
     "wins": _count(WON),
@@ -301,7 +303,7 @@ def player_stats(
         rows = counted(club, filters).filter(player=player)
         sums = aggregate(rows)
         patterns: QuerySet[Any] = rows.filter(won=True, pattern__isnull=False)
-        patterns = patterns.values_list("pattern").annotate(n=Count("id"))
+        patterns = patterns.values_list("pattern").annotate(n=Count("round"))
         parts = (head_to_head(rows, player), records(rows), trend(rows, period))
     else:
         days = keyed(PlayerDay, club, filters).filter(player=player)
@@ -333,7 +335,7 @@ def head_to_head(rows: QuerySet[SeatResult], player: Player) -> list[dict[str, A
     # seats are fixed for a match: rounds together are the player's counted rounds of
     # each match the co-player sat in (a few rows a match, not four a round)
     per_match = dict(
-        rows.values_list("match_id").annotate(n=Count("id")).values_list("match_id", "n")
+        rows.values_list("match_id").annotate(n=Count("round")).values_list("match_id", "n")
     )
     together: dict[tuple[int, str], int] = {}
     seats = (
@@ -437,7 +439,7 @@ def _longest_run(matches: Iterable[tuple[int, int]]) -> dict[str, Any]:
 
 #: the trend's sums over seat rows and over day rows
 _TREND_FACTS = {
-    "rounds": Count("id"),
+    "rounds": Count("round"),
     "net": Sum("delta"),
     "wins": _count(WON),
     "deal_ins": Sum("deal_ins"),
