@@ -102,7 +102,7 @@ def _keyed(name: str, columns: tuple[str, ...]) -> list[Any]:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("analysis", "0014_compact_params_no_report"),
+        ("analysis", "0017_verification_ruleset"),
     ]
 
     operations = [
