@@ -7,7 +7,7 @@ process below 200 MB after serving them; ≤ 330 MB of rows per 100k rounds, all
 
 Setup (not timed), for each ``--sizes`` club (``Books 10000``, ``Books 100000``, …) with
 fewer rounds than its size: the benchmarks' bulk copy of simulated, verified matches
-(benchmarks/bench_stats.py: rounds, seat facts and payment lines copied into new matches
+(benchmarks/bench_stats.py: rounds and seat facts copied into new matches
 over the last year, other players of the pool at the table), then the statistics' day rows
 and the books' rows (analysis.books.rebuild_club) rebuilt for the club. Each club is every
 other club's neighbour: the books must not read the neighbours' rows.
@@ -235,8 +235,8 @@ def _storage(sizes: list[int]) -> None:
     rounds = SeatResult.objects.count() // 4 or 1
     tables = [
         "records_match", "records_round", "records_seat", "analysis_verification",
-        "analysis_violation", "analysis_roundsettlement", "analysis_payment",
-        "analysis_seatresult", "analysis_playerday", "analysis_playerdaypattern",
+        "analysis_violation", "analysis_roundsettlement", "analysis_seatresult",
+        "analysis_playerday", "analysis_playerdaypattern",
         "analysis_pairday", "analysis_playermatch", "analysis_bookmatch", "analysis_bookday",
     ]
     print(f"storage per 100k rounds ({rounds} rounds in the database; bench_stats' copies "
