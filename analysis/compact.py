@@ -1,4 +1,5 @@
-"""A payment line's params stored compactly, without their repeated keys (docs/scaling.md,
+"""A payment line's params stored compactly, without their repeated keys, and a round's
+lines packed together into one text (:func:`dumps_lines`, below) (docs/scaling.md,
 "Storage"; an upload's bytes are compressed by ``records.fields``).
 
 A payment line's params were ``jsonb`` with every key spelled out, five lines a round: a
@@ -84,7 +85,8 @@ def loads(text: str) -> Any:
 
 class CompactJSONField(models.TextField):  # type: ignore[type-arg]
     """A JSON value stored as :func:`dumps`' text and read back as the value. A text given
-    is taken as already packed (the verification packs its rows itself, for COPY)."""
+    is taken as already packed. The payment rows' params were one (migration 0014 names it;
+    0015 moved the rows into ``RoundSettlement.lines``)."""
 
     def from_db_value(self, value: str | None, expression: Any, connection: Any) -> Any:
         return None if value is None else loads(value)
