@@ -138,8 +138,8 @@ ROLES: dict[str, tuple[str, str]] = {
     "price_difference": ("payer", "payee"), "tax_refund": ("konger", "kong_payer"),
     "false_win": ("payer", "payee"),
 }  # fmt: skip
-#: a repeated value shorter than this is written again rather than shared
-_SHARED_MIN = 8
+#: a repeated value whose repr is shorter than this is written again rather than shared
+_SHARED_MIN = 10
 _LINE_FIELDS = ("payer", "payee", "amount")
 #: the text of a round without lines
 NO_LINES = "[[]]"
@@ -165,58 +165,66 @@ def _again(before: dict[str, Any] | None, line: dict[str, Any]) -> bool:
         return False
     if before.get("stored_detail") or not (_implied(before) and _implied(line)):
         return False
-    payer_key = ROLES[line["reason"]][0]
-    return dumps({**before["params"], payer_key: line["payer"]}) == dumps(line["params"])
+    same = {**before["params"], ROLES[line["reason"]][0]: line["payer"]}
+    # == first, in C; the texts then tell 1 from true (and 1.0) apart
+    return same == line["params"] and dumps(same) == dumps(line["params"])
 
 
-def _count(value: Any, counts: dict[str, int]) -> None:
+def _count(value: Any, counts: dict[str, int], texts: dict[int, str]) -> None:
+    """Count each array of ``value`` by its ``repr`` (kept in ``texts`` by the array's id):
+    equal for equal values of the same types (``1`` is not ``True``), and quicker than
+    JSON."""
     if isinstance(value, dict):
         for item in value.values():
-            _count(item, counts)
+            _count(item, counts, texts)
     elif isinstance(value, list):
-        text = _text(value)
+        text = texts[id(value)] = repr(value)
         counts[text] = counts.get(text, 0) + 1
         if counts[text] == 1:  # a repeat's parts were counted with its first
             for item in value[1:]:
-                _count(item, counts)
+                _count(item, counts, texts)
 
 
-def _share(value: Any, counts: dict[str, int], shared: dict[str, int]) -> Any:
-    """``value`` with its repeated arrays as references into ``shared`` (text → place)."""
+def _share(value: Any, counts: dict[str, int], texts: dict[int, str],
+           shared: dict[str, tuple[int, Any]]) -> Any:  # fmt: skip
+    """``value`` with its repeated arrays as references into ``shared`` (their ``repr`` →
+    their place and the array)."""
     if isinstance(value, dict):
-        return {key: _share(item, counts, shared) for key, item in value.items()}
+        return {key: _share(item, counts, texts, shared) for key, item in value.items()}
     if not isinstance(value, list):
         return value
-    text = _text(value)
+    text = texts.get(id(value)) or repr(value)
     if counts.get(text, 0) > 1 and len(text) >= _SHARED_MIN:
-        return [-1 - shared.setdefault(text, len(shared))]
-    return [value[0], *(_share(item, counts, shared) for item in value[1:])]
+        place, _ = shared.setdefault(text, (len(shared), value))
+        return [-1 - place]
+    return [value[0], *(_share(item, counts, texts, shared) for item in value[1:])]
 
 
 def dumps_lines(lines: list[dict[str, Any]]) -> str:
     """The text stored for a round's lines, given in order as dicts of ``payer``, ``payee``,
     ``amount``, ``reason``, ``params`` and ``stored_detail`` (empty: the params' sentence)."""
     again = [_again(before, line) for before, line in zip([None, *lines], lines, strict=False)]
-    packed = [pack(line.get("params", {})) for line in lines]
+    packed = [None if repeated else pack(line.get("params", {}))
+              for line, repeated in zip(lines, again, strict=True)]  # fmt: skip
     counts: dict[str, int] = {}
-    for value, repeated in zip(packed, again, strict=True):
-        if not repeated:
-            _count(value, counts)
-    shared: dict[str, int] = {}
+    texts: dict[int, str] = {}
+    for value in packed:
+        _count(value, counts, texts)
+    shared: dict[str, tuple[int, Any]] = {}
     items: list[Any] = []
     for line, value, repeated in zip(lines, packed, again, strict=True):
         if repeated:
             items.append(line["payer"])
             continue
         item = [_REASON_NUMBERS.get(line["reason"], line["reason"]),
-                _share(value, counts, shared)]  # fmt: skip
+                _share(value, counts, texts, shared)]  # fmt: skip
         detail = line.get("stored_detail", "")
         if detail or not _implied(line):
             item += [line[f] for f in _LINE_FIELDS]
         if detail:
             item.append(detail)
         items.append(item)
-    return _text([[json.loads(text) for text in shared], *items])
+    return _text([[value for _, value in shared.values()], *items])
 
 
 def _resolve(value: Any, shared: list[Any]) -> Any:

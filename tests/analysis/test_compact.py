@@ -265,7 +265,7 @@ def test_lines_of_an_unknown_reason_or_with_a_stored_sentence_keep_what_they_say
 
 
 _scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 40), st.sampled_from(
-    ["5p", "9m", "ping_hu", "direct", "天胡", ""]))
+    ["5p", "9m", "ping_hu", "direct", "天胡", "", 1.0, 0.5]))  # 1.0 is not 1 nor true
 _values = st.recursive(
     _scalars,
     lambda inner: st.one_of(
