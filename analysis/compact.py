@@ -166,8 +166,19 @@ def _again(before: dict[str, Any] | None, line: dict[str, Any]) -> bool:
     if before.get("stored_detail") or not (_implied(before) and _implied(line)):
         return False
     same = {**before["params"], ROLES[line["reason"]][0]: line["payer"]}
-    # == first, in C; the texts then tell 1 from true (and 1.0) apart
-    return same == line["params"] and dumps(same) == dumps(line["params"])
+    return same == line["params"] and _identical(same, line["params"])  # == first: in C
+
+
+def _identical(a: Any, b: Any) -> bool:
+    """Equal values of the same types all the way down (``1`` is neither ``True`` nor
+    ``1.0``: a line read back must give what was stored)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_identical(a[key], b[key]) for key in a)
+    if isinstance(a, list | tuple):
+        return len(a) == len(b) and all(map(_identical, a, b))
+    return bool(a == b)
 
 
 def _count(value: Any, counts: dict[str, int], texts: dict[int, str]) -> None:

@@ -264,6 +264,19 @@ def test_lines_of_an_unknown_reason_or_with_a_stored_sentence_keep_what_they_say
     assert compact.loads_lines(compact.NO_LINES) == []
 
 
+def test_a_line_is_stored_as_the_one_before_paid_by_another_seat_only_if_identical() -> None:
+    def line(payer: int, flag: Any) -> dict[str, Any]:
+        return {"payer": payer, "payee": 1, "amount": 2, "reason": "win_self_drawn",
+                "params": {"payer": payer, "winner": 1, "amount": 2, "x": [flag]},
+                "stored_detail": ""}  # fmt: skip
+
+    same = [line(0, 1), line(2, 1)]
+    assert json.loads(compact.dumps_lines(same))[2] == 2
+    for lines in (same, [line(0, 1), line(2, True)], [line(0, 1), line(2, 1.0)]):
+        back = compact.loads_lines(compact.dumps_lines(lines))
+        assert _as_read(_normal(back)) == _as_read(lines)
+
+
 _scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 40), st.sampled_from(
     ["5p", "9m", "ping_hu", "direct", "天胡", "", 1.0, 0.5]))  # 1.0 is not 1 nor true
 _values = st.recursive(
