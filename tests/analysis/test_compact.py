@@ -1,5 +1,6 @@
 """The compact stored forms (docs/scaling.md, "Storage"): a payment line's params packed
-without their keys, an upload's bytes compressed. Each reads back as what was stored."""
+without their keys, a round's lines packed together on its settlement, an upload's bytes
+compressed. Each reads back as what was stored."""
 
 from __future__ import annotations
 
