@@ -1,7 +1,7 @@
 # ruff: noqa: RUF012  (Django and DRF declare options as mutable class attributes)
 from django.contrib import admin
 
-from analysis.models import Payment, RoundSettlement, Verification, Violation
+from analysis.models import RoundSettlement, Verification, Violation
 
 
 class ViolationInline(admin.TabularInline):
@@ -22,12 +22,12 @@ class VerificationAdmin(admin.ModelAdmin):
 @admin.register(RoundSettlement)
 class RoundSettlementAdmin(admin.ModelAdmin):
     list_display = ["round", "incomplete", "next_dealer"]
+    exclude = ["lines"]  # packed: shown line by line instead
+    readonly_fields = ["payment_lines"]
 
-
-@admin.register(Payment)
-class PaymentAdmin(admin.ModelAdmin):
-    list_display = ["round", "ordinal", "payer", "payee", "amount", "reason"]
-    list_filter = ["reason"]
+    @admin.display(description="payment lines")
+    def payment_lines(self, settlement: RoundSettlement) -> str:
+        return "\n".join(f"{p.ordinal}: {p} — {p.detail}" for p in settlement.payments)
 
 
 # SeatResult is not here: Django 5.2's admin refuses a model keyed by (round, seat) (its

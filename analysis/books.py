@@ -22,7 +22,14 @@ from zoneinfo import ZoneInfo
 from django.db import connection
 from django.db.models import Count, Q, Sum
 
-from analysis.models import BookDay, BookMatch, MatchAcceptance, MatchVoid, Payment, SeatResult
+from analysis.models import (
+    NET_FROM,
+    BookDay,
+    BookMatch,
+    MatchAcceptance,
+    MatchVoid,
+    SeatResult,
+)
 from records.models import Match, Seat
 
 #: the advisory-lock namespace of the (club, day) keys of BookDay (PostgreSQL's two-int form)
@@ -184,12 +191,15 @@ def _per_seat(ids: list[int]) -> dict[tuple[int, int], dict[str, Any]]:
         lambda: {"net": 0, "rounds": 0, "deal_ins": 0, "vs": [0, 0, 0, 0]}
     )
     complete = Q(round__match_id__in=ids, round__settlement__incomplete=False)
-    for match_id, seat, net, rounds in (
+    # the money between two seats: the seat rows' money from each other seat
+    vs = {f"vs_{column}": Sum(column) for column in NET_FROM}
+    for match_id, seat, net, rounds, *nets in (
         SeatResult.objects.filter(complete).values("round__match_id", "seat")
-        .annotate(net=Sum("delta"), rounds=Count("round"))
-        .values_list("round__match_id", "seat", "net", "rounds")
+        .annotate(net=Sum("delta"), rounds=Count("round"), **vs)
+        .values_list("round__match_id", "seat", "net", "rounds", *vs)
     ):  # fmt: skip
         facts[match_id, seat]["net"], facts[match_id, seat]["rounds"] = net, rounds
+        facts[match_id, seat]["vs"] = nets
     # a deal-in is a win off the player's discard: one per winner it paid
     for match_id, discarder, n in (
         SeatResult.objects.filter(complete, discarder__isnull=False)
@@ -197,13 +207,6 @@ def _per_seat(ids: list[int]) -> dict[tuple[int, int], dict[str, Any]]:
         .values_list("round__match_id", "discarder", "n")
     ):  # fmt: skip
         facts[match_id, discarder or 0]["deal_ins"] += n  # not null: filtered above
-    for match_id, payer, payee, total in (
-        Payment.objects.filter(complete).values("round__match_id", "payer", "payee")
-        .annotate(total=Sum("amount"))
-        .values_list("round__match_id", "payer", "payee", "total")
-    ):  # fmt: skip
-        facts[match_id, payee]["vs"][payer] += total
-        facts[match_id, payer]["vs"][payee] -= total
     return facts
 
 

@@ -44,11 +44,25 @@ def round_facts(
             "drawn_in": drawn and not s["won"],
             "last_standing": winners == 3 and not s["won"],
             **_money(seat, [*result["payments"], *result.get("pot_payments", ())]),
+            **net_from_seats(seat, result["payments"]),
         }
         if play is not None:
             row.update({name: play[seat].get(name) for name in _PLAY_FIELDS})
         facts.append(row)
     return facts
+
+
+def net_from_seats(seat: int, payments: list[dict[str, Any]]) -> dict[str, int]:
+    """What ``seat`` received from each seat over the round's lines, less what it paid it
+    (``SeatResult.net_from_*``: head-to-head figures). Pot payments are not lines between
+    seats."""
+    net = [0, 0, 0, 0]
+    for p in payments:
+        if p["payee"] == seat:
+            net[p["payer"]] += p["amount"]
+        elif p["payer"] == seat:
+            net[p["payee"]] -= p["amount"]
+    return {f"net_from_{other}": amount for other, amount in enumerate(net)}
 
 
 def _money(seat: int, payments: list[dict[str, Any]]) -> dict[str, Any]:

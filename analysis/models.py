@@ -7,6 +7,8 @@ rows in one transaction, so these tables can always be rebuilt from ``records``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.db import models
@@ -14,7 +16,7 @@ from django.db.models import F, Q
 from simple_history import register as register_history
 from simple_history.models import HistoricalRecords
 
-from analysis.compact import CompactJSONField
+from analysis import compact
 from records.fields import CompressedJSONField
 from records.models import Match, Player, Round, Ruleset, Seat, referred_rules
 from xuezhan.replay import verify_document
@@ -107,60 +109,51 @@ class Violation(models.Model):
 
 
 class RoundSettlement(models.Model):
-    """Round-level facts of the settlement: whether it finished, and who deals next."""
+    """Round-level facts of the settlement: whether it finished, who deals next, and its
+    payment lines (:attr:`payments`)."""
 
     round = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="settlement")
     incomplete = models.BooleanField()
     next_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     deltas = models.JSONField(help_text="Each seat's net change in the round (4 integers).")
+    # one packed text, not a row per line: ~5 rows of ~218 B and two index entries a round
+    # were a fifth of the database (analysis.compact, docs/scaling.md "Storage")
+    lines = models.TextField(
+        default=compact.NO_LINES,
+        help_text="The round's payment lines, packed (analysis.compact.dumps_lines).",
+    )
 
     class Meta:
         constraints = [_seat_check("next_dealer", "settlement_next_dealer_seat", nullable=True)]
 
+    @cached_property
+    def payments(self) -> list[Payment]:
+        """The round's payment lines, in order."""
+        return [Payment(ordinal=ordinal, **line)
+                for ordinal, line in enumerate(compact.loads_lines(self.lines))]  # fmt: skip
 
-class Payment(models.Model):
-    """One line of a round's settlement: ``payer`` pays ``payee`` ``amount`` for ``reason``."""
 
-    # no index of its own: payment_unique_ordinal leads with it (an index less to write)
-    round = models.ForeignKey(
-        Round, on_delete=models.CASCADE, related_name="payments", db_index=False
-    )
-    ordinal = models.PositiveIntegerField()
-    payer = models.PositiveSmallIntegerField()
-    payee = models.PositiveSmallIntegerField()
-    amount = models.PositiveIntegerField()
-    reason = models.CharField(max_length=32, help_text="A stable reason code.")
-    # compact text, not jsonb: a third of the database when each line spelled out its keys
-    params = CompactJSONField(
-        default=dict,
-        blank=True,
-        help_text="What explains the line, as data (per reason: xuezhan.settlement.describe).",
-    )
-    # the sentence is the params' (xuezhan.settlement.describe): stored only where they do
-    # not give it (rows written before params, or worded by another engine), else ""
-    stored_detail = models.TextField(
-        blank=True, default="", db_column="detail",
-        help_text="The line, explained, where its params do not give it; else empty.",
-    )
-    # the players behind the seats, for head-to-head statistics (docs/statistics.md); no
-    # index of their own: every read of them names the rounds (payment_unique_ordinal), and
-    # a player is deleted only with the club, whose matches' rounds take the lines along
-    payer_player = models.ForeignKey(
-        Player, null=True, on_delete=models.CASCADE, related_name="+", db_index=False
-    )
-    payee_player = models.ForeignKey(
-        Player, null=True, on_delete=models.CASCADE, related_name="+", db_index=False
-    )
+def payments_of(round_: Round) -> list[Payment]:
+    """A round's payment lines, in order; none before it is verified."""
+    settlement: RoundSettlement | None = getattr(round_, "settlement", None)
+    return [] if settlement is None else settlement.payments
 
-    class Meta:
-        ordering = ["round_id", "ordinal"]
-        constraints = [
-            models.UniqueConstraint(fields=["round", "ordinal"], name="payment_unique_ordinal"),
-            _seat_check("payer", "payment_payer_seat"),
-            _seat_check("payee", "payment_payee_seat"),
-            models.CheckConstraint(condition=~Q(payer=F("payee")), name="payment_not_to_self"),
-            models.CheckConstraint(condition=Q(amount__gt=0), name="payment_amount_positive"),
-        ]
+
+@dataclass
+class Payment:
+    """One line of a round's settlement: ``payer`` pays ``payee`` ``amount`` for ``reason``.
+    Not a row: read from its round's :attr:`RoundSettlement.payments`."""
+
+    payer: int
+    payee: int
+    amount: int
+    reason: str
+    #: what explains the line, as data (per reason: xuezhan.settlement.describe)
+    params: Any = field(default_factory=dict)
+    #: the sentence where the params do not give it (written before params, or worded by
+    #: another engine), else "": xuezhan.settlement.describe renders it from the params
+    stored_detail: str = ""
+    ordinal: int = 0
 
     def __str__(self) -> str:
         return f"seat {self.payer} pays seat {self.payee} {self.amount} ({self.reason})"
@@ -170,9 +163,11 @@ class Payment(models.Model):
         """The line, explained: the English sentence of its reason and params."""
         return self.stored_detail or describe(self.reason, self.params)
 
-    @detail.setter
-    def detail(self, value: str) -> None:
-        self.stored_detail = stored_detail(self.reason, self.params, value)
+    def to_line(self) -> dict[str, Any]:
+        """The line as :func:`analysis.compact.dumps_lines` takes it."""
+        return {"payer": self.payer, "payee": self.payee, "amount": self.amount,
+                "reason": self.reason, "params": self.params,
+                "stored_detail": self.stored_detail}  # fmt: skip
 
 
 def stored_detail(reason: str, params: Any, detail: str) -> str:
@@ -182,6 +177,11 @@ def stored_detail(reason: str, params: Any, detail: str) -> str:
         return "" if params and describe(reason, params) == detail else detail
     except (SettlementError, KeyError, TypeError, ValueError):  # not this engine's params
         return detail
+
+
+_NET_FROM = "Received from seat {seat} in the round's payment lines, less paid to it."
+#: SeatResult's columns of the money from each seat, by seat
+NET_FROM = ("net_from_0", "net_from_1", "net_from_2", "net_from_3")
 
 
 class SeatResult(models.Model):
@@ -270,6 +270,12 @@ class SeatResult(models.Model):
         default=0, help_text="Reviewed discards judged best or equal (一致)."
     )
     ukeire_lost = models.PositiveIntegerField(default=0, help_text="进张 lost over the discards.")
+    # the money between this seat and each seat of the round, from its payment lines (not
+    # the pot): what head-to-head figures sum, read with the seat rows they already read
+    net_from_0 = models.IntegerField(default=0, help_text=_NET_FROM.format(seat=0))
+    net_from_1 = models.IntegerField(default=0, help_text=_NET_FROM.format(seat=1))
+    net_from_2 = models.IntegerField(default=0, help_text=_NET_FROM.format(seat=2))
+    net_from_3 = models.IntegerField(default=0, help_text=_NET_FROM.format(seat=3))
 
     class Meta:
         ordering = ["round_id", "seat"]
@@ -292,7 +298,7 @@ class SeatResult(models.Model):
 
 
 # --- Materialised statistics (analysis.stats.aggregates, docs/statistics.md "Scale") ---
-# Derived from SeatResult, Seat and Payment by analysis.stats.aggregates.refresh_match for the
+# Derived from SeatResult and Seat by analysis.stats.aggregates.refresh_match for the
 # (player, day) keys a match touches; never written anywhere else.
 
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from analysis import labels, selectors, sentences, services, viewer
+from analysis.models import payments_of
 from analysis.review import charts as review_charts
 from analysis.review import pages as review_pages
 from analysis.review import selectors as review_selectors
@@ -50,7 +51,7 @@ def match_detail(request: HttpRequest, club_id: int, match_id: int) -> HttpRespo
                         "payment": p,
                         "detail": sentences.line_sentence(p, names),
                     }
-                    for p in round_.payments.all()
+                    for p in payments_of(round_)
                 ],
                 # the pot (docs/rules.md §5): what the seats' totals lost to the club's
                 # kitty, a line of its own and never a player's

@@ -8,7 +8,7 @@ from django.core.cache import cache
 from django.db.models import Prefetch, QuerySet
 
 import xuezhan
-from analysis.models import Payment, SeatResult, Violation
+from analysis.models import SeatResult, Violation
 from records.models import Club, Match, Round, Seat
 from xuezhan.replay import replay_frames as engine_replay_frames
 from xuezhan.review import review_round
@@ -39,7 +39,6 @@ def rounds_with_settlement_all() -> QuerySet[Round]:
     return (
         Round.objects.select_related("settlement")
         .prefetch_related(
-            Prefetch("payments", queryset=Payment.objects.order_by("ordinal")),
             Prefetch("seat_results", queryset=SeatResult.objects.select_related("player")),
         )
         .order_by("index")

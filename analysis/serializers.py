@@ -15,9 +15,17 @@ from typing import (
     is_typeddict,
 )
 
+from django.db import connection
 from rest_framework import serializers
 
-from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
+from analysis.models import (
+    Payment,
+    RoundSettlement,
+    SeatResult,
+    Verification,
+    Violation,
+    payments_of,
+)
 from records.models import Match, Round
 from records.serializers import MatchSerializer
 from xuezhan.frames import Frame
@@ -44,20 +52,39 @@ class VerificationSerializer(serializers.ModelSerializer[Verification]):
         fields = ["legal", "engine_version", "verified_at", "ruleset", "totals", "violations"]
 
 
-class PaymentSerializer(serializers.ModelSerializer[Payment]):
+def _stored_int(internal_type: str) -> serializers.IntegerField:
+    """An integer as a model field of ``internal_type`` bounds it on this database: the
+    bounds the schema gave the line's columns when it was a row."""
+    low, high = connection.ops.integer_field_range(internal_type)
+    return serializers.IntegerField(min_value=low, max_value=high)
+
+
+class _RoundPayments(serializers.ListSerializer[Any]):
+    """A round's lines: read from its settlement (``analysis.models.payments_of``)."""
+
+    def get_attribute(self, instance: Any) -> list[Payment]:
+        round_: Round = instance
+        return payments_of(round_)
+
+
+class PaymentSerializer(serializers.Serializer[Payment]):
     """One payment line: the reason code, its ``params`` as data (documented per reason in
     ``xuezhan.settlement.describe``) and the English ``detail`` rendered from them."""
 
-    # the model's field is text (analysis.compact) holding what the API shows as JSON
+    # the fields and bounds the line had as a row (analysis.models.Payment): clients
+    # depend on the schema
+    payer = _stored_int("PositiveSmallIntegerField")
+    payee = _stored_int("PositiveSmallIntegerField")
+    amount = _stored_int("PositiveIntegerField")
+    reason = serializers.CharField(max_length=32, help_text="A stable reason code.")
     params = serializers.JSONField(
-        required=False, help_text=Payment._meta.get_field("params").help_text
+        required=False,
+        help_text="What explains the line, as data (per reason: xuezhan.settlement.describe).",
     )
-
     detail = serializers.CharField(required=False, help_text="The line, explained.")
 
     class Meta:
-        model = Payment
-        fields = ["payer", "payee", "amount", "reason", "params", "detail"]
+        list_serializer_class = _RoundPayments
 
 
 class SeatResultSerializer(serializers.ModelSerializer[SeatResult]):

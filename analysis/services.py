@@ -25,7 +25,6 @@ import xuezhan
 from analysis import books, compact
 from analysis.facts import round_facts
 from analysis.models import (
-    Payment,
     RoundSettlement,
     SeatResult,
     Verification,
@@ -311,7 +310,6 @@ def _clear_results(match: Match) -> None:
     figures.facts_changed(match.club_id)
     Verification.objects.filter(match=match).delete()
     RoundSettlement.objects.filter(round__match=match).delete()
-    Payment.objects.filter(round__match=match).delete()
     SeatResult.objects.filter(round__match=match).delete()
 
 
@@ -321,16 +319,15 @@ class _Rows:
 
     violations: list[dict[str, Any]] = field(default_factory=list)
     settlements: list[dict[str, Any]] = field(default_factory=list)
-    payments: list[dict[str, Any]] = field(default_factory=list)
     seat_results: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _write_results(
     matches: list[Match], outcomes: dict[int, _Outcome]
 ) -> dict[int, set[tuple[int, date]]]:
-    """Insert each match's verification, its violations, the rounds' settlements, payment
-    lines and seat facts, one statement per table; return each match's (player, day) keys
-    of the seat rows (analysis.stats.aggregates)."""
+    """Insert each match's verification, its violations, the rounds' settlements (with
+    their payment lines) and seat facts, one statement per table; return each match's
+    (player, day) keys of the seat rows (analysis.stats.aggregates)."""
     now = timezone.now()
     reports = {m.pk: outcomes[m.pk].report or {} for m in matches}
     ids = [m.pk for m in matches]
@@ -368,7 +365,6 @@ def _write_results(
         keys[match.pk] = _round_rows(match, outcomes[match.pk], rounds, players[match.pk], rows)
     _insert_rows(Violation, rows.violations)
     _insert_rows(RoundSettlement, rows.settlements)
-    _insert_rows(Payment, rows.payments)
     _insert_rows(SeatResult, rows.seat_results)
     return keys
 
@@ -395,8 +391,8 @@ def _round_rows(
     players: dict[int, int],
     rows: _Rows,
 ) -> set[tuple[int, date]]:
-    """Add the match's settlement, payment and seat rows to ``rows``; return the seat
-    rows' (player, day) keys."""
+    """Add the match's settlement rows (with their payment lines) and seat rows to
+    ``rows``; return the seat rows' (player, day) keys."""
     assert outcome.report is not None
     report, plays = outcome.report, outcome.plays
     common = _match_facts(match, report)
@@ -411,22 +407,8 @@ def _round_rows(
                 "incomplete": result["incomplete"],
                 "next_dealer": result["next_dealer"],
                 "deltas": result["deltas"],
+                "lines": _lines_text(result["payments"]),
             }
-        )
-        rows.payments.extend(
-            {
-                "round_id": round_id,
-                "ordinal": ordinal,
-                "payer": p["payer"],
-                "payee": p["payee"],
-                "amount": p["amount"],
-                "reason": p["reason"],
-                "params": compact.dumps(p.get("params", {})),  # stored packed
-                "stored_detail": stored_detail(p["reason"], p.get("params"), p.get("detail", "")),
-                "payer_player_id": players.get(p["payer"]),
-                "payee_player_id": players.get(p["payee"]),
-            }
-            for ordinal, p in enumerate(result["payments"])
         )
         facts = round_facts(result, plays[index] if index < len(plays) else None, dealer)
         seat_rows.extend(
@@ -441,6 +423,21 @@ def _round_rows(
     return {(row["player_id"], day) for row in seat_rows}
 
 
+def _lines_text(payments: list[dict[str, Any]]) -> str:
+    """A reported round's payment lines as RoundSettlement.lines stores them."""
+    return compact.dumps_lines([
+        {
+            "payer": p["payer"],
+            "payee": p["payee"],
+            "amount": p["amount"],
+            "reason": p["reason"],
+            "params": p.get("params", {}),
+            "stored_detail": stored_detail(p["reason"], p.get("params"), p.get("detail", "")),
+        }
+        for p in payments
+    ])  # fmt: skip
+
+
 def _insert_rows(
     model: type[models.Model], rows: list[dict[str, Any]], *, table: str = ""
 ) -> None:
@@ -449,7 +446,7 @@ def _insert_rows(
     on PostgreSQL (into ``table`` if given, one of the model's columns), else
     ``bulk_create``.
 
-    A verification writes about a hundred rows per match (settlement, payment lines, seat
+    A verification writes about a hundred rows per match (violations, settlements, seat
     facts). Model instances and ``bulk_create``, which prepares and quotes each value in
     Python, cost more than the replay itself (docs/benchmarks.md, "Pipeline"); COPY takes
     the values as they are.

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from analysis import labels, sentences
-from analysis.models import Payment, Violation
+from analysis.models import Violation, payments_of
 from analysis.templatetags.tiles import tile_names
 from records.access import member_or_404
 from records.models import Match, Round, Seat
@@ -152,7 +152,7 @@ def round_viewer(request: HttpRequest, club_id: int, match_id: int, number: int)
     if match is None:
         raise Http404("No such match.")
     index = number - 1
-    round_ = Round.objects.filter(match=match, index=index).first()
+    round_ = Round.objects.filter(match=match, index=index).select_related("settlement").first()
     if round_ is None:
         raise Http404("No such round.")
     if match.document.get("format") == "xuezhan-sheet":  # no tiles: the round as written
@@ -181,7 +181,7 @@ def round_viewer(request: HttpRequest, club_id: int, match_id: int, number: int)
     if not violations:  # not verified yet: the frames' own problems, worded the same way
         violations = [_violation(step, p["code"], p.get("seat"), p["message"], names, index)
                       for step, frame in enumerate(frames) for p in frame.get("problems", [])]
-    payments = Payment.objects.filter(round=round_).order_by("ordinal")
+    payments = payments_of(round_)
     seat_names = dict(enumerate(names))
     context["lines"] = [
         {"payer": names[p.payer], "payee": names[p.payee], "amount": p.amount,

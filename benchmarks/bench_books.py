@@ -7,7 +7,7 @@ process below 200 MB after serving them; ≤ 330 MB of rows per 100k rounds, all
 
 Setup (not timed), for each ``--sizes`` club (``Books 10000``, ``Books 100000``, …) with
 fewer rounds than its size: the benchmarks' bulk copy of simulated, verified matches
-(benchmarks/bench_stats.py: rounds, seat facts and payment lines copied into new matches
+(benchmarks/bench_stats.py: rounds and seat facts copied into new matches
 over the last year, other players of the pool at the table), then the statistics' day rows
 and the books' rows (analysis.books.rebuild_club) rebuilt for the club. Each club is every
 other club's neighbour: the books must not read the neighbours' rows.
@@ -244,9 +244,8 @@ def _storage(sizes: list[int]) -> None:
     tables = [
         "records_match", "records_ruleset", "records_round", "records_seat",
         "analysis_verification", "analysis_violation", "analysis_roundsettlement",
-        "analysis_payment", "analysis_seatresult", "analysis_playerday",
-        "analysis_playerdaypattern", "analysis_pairday", "analysis_playermatch",
-        "analysis_bookmatch", "analysis_bookday",
+        "analysis_seatresult", "analysis_playerday", "analysis_playerdaypattern",
+        "analysis_pairday", "analysis_playermatch", "analysis_bookmatch", "analysis_bookday",
     ]  # fmt: skip
     print(f"storage per 100k rounds ({rounds} rounds in the database; bench_stats' copies "
           "(--loader copy) carry an empty document, load_simulated's the uploads' own):")

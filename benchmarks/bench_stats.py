@@ -7,7 +7,8 @@ Setup (not timed), when the club ``Bench club`` has fewer than ``--rounds`` roun
 
 1. ``--templates`` matches are simulated by the bots and verified by the service, as
    uploads are (``manage.py load_simulated --distinct``);
-2. their rounds are then copied in bulk — rounds, seat facts and payment lines — into
+2. their rounds are then copied in bulk — rounds and seat facts (with the money between
+   the seats: the statistics read no payment line) — into
    new matches with other players of the ``--players`` pool at the table and dates spread
    over a year, until the club holds ``--rounds`` rounds. The copies carry an empty
    document (statistics never read it), so that 100k rounds fit in a few hundred MB.
@@ -55,7 +56,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from analysis.models import Payment, PlayerDay, SeatResult  # noqa: E402
+from analysis.models import PlayerDay, SeatResult  # noqa: E402
 from analysis.stats import (  # noqa: E402
     aggregates,
     figures,
@@ -258,12 +259,11 @@ def _template(match_id: int) -> dict[str, Any]:
             .order_by("round__index", "seat")
             .select_related("round")
         ),
-        "payments": list(Payment.objects.filter(round__match=match).select_related("round")),
     }
 
 
 def _copy(club: Club, batch: list[tuple[dict[str, Any], list[Player], datetime, str]]) -> None:
-    """Copy a batch of template matches in five bulk inserts (PostgreSQL returns the ids)."""
+    """Copy a batch of template matches in four bulk inserts (PostgreSQL returns the ids)."""
     matches = Match.objects.bulk_create(
         Match(
             club=club,
@@ -288,7 +288,7 @@ def _copy(club: Club, batch: list[tuple[dict[str, Any], list[Player], datetime, 
         for r in t["rounds"]
     )
     by_index = {(r.match_id, r.index): r for r in rounds}
-    facts, payments = [], []
+    facts = []
     for match, (t, players, played_at, _) in zip(matches, batch, strict=True):
         for f in t["facts"]:
             row = SeatResult(
@@ -301,19 +301,7 @@ def _copy(club: Club, batch: list[tuple[dict[str, Any], list[Player], datetime, 
             row.player = players[f.seat]
             row.match, row.club, row.played_at = match, club, played_at
             facts.append(row)
-        for p in t["payments"]:
-            line = Payment(
-                **{
-                    field.attname: getattr(p, field.attname)
-                    for field in Payment._meta.concrete_fields
-                }
-            )
-            line.pk = None
-            line.round = by_index[match.pk, p.round.index]
-            line.payer_player, line.payee_player = players[p.payer], players[p.payee]
-            payments.append(line)
     SeatResult.objects.bulk_create(facts, batch_size=5000)
-    Payment.objects.bulk_create(payments, batch_size=5000)
 
 
 def _explain(club: Club, player_id: int) -> None:

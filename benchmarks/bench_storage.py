@@ -11,7 +11,7 @@ all the same).
 
 ``--cost N`` times, on N of the database's matches, what the compact forms cost in CPU
 against the replay of the same match (the verification's own work, the reference): packing
-each payment line's params and keeping its detail (the verification's write), compressing
+each round's payment lines and keeping their details (the verification's write), compressing
 the upload's bytes (the upload), reading them back into the document (the verification's
 read), compressing a decision review and reading it back (the review's store, its pages) and
 the report rebuilt on demand (``Verification.report``: one replay).
@@ -48,8 +48,7 @@ GOAL_MB = 330.0
 #: the rulesets the matches refer to (a row per distinct ruleset)
 TABLES = (
     "records_match", "records_ruleset", "records_round", "records_seat",
-    "analysis_verification",
-    "analysis_violation", "analysis_roundsettlement", "analysis_payment",
+    "analysis_verification", "analysis_violation", "analysis_roundsettlement",
     "analysis_seatresult", "analysis_playerday", "analysis_playerdaypattern",
     "analysis_pairday", "analysis_playermatch", "analysis_bookmatch", "analysis_bookday",
     "analysis_historicalmatch", "analysis_historicalseat",
@@ -90,19 +89,17 @@ def _cost(n: int) -> None:
     raws = [bytes(r) for r in Match.objects.order_by("pk").values_list("raw", flat=True)[:n]]
     docs = [services._parse(raw) for raw in raws]
     reports = [engine_report(doc) for doc in docs]
-    lines = [p for report in reports for r in report["rounds"] for p in r["payments"]]
+    rounds = [r["payments"] for report in reports for r in report["rounds"]]
+    lines = [p for r in rounds for p in r]
+    stored = [compact.dumps_lines(_lines(r)) for r in rounds]
     packed = [fields.compress(raw) for raw in raws]
     reviews = [r for r in Verification.objects.order_by("match_id").values_list(
         "review", flat=True)[:n] if r is not None]  # fmt: skip
     stored = [fields.dump_json(r) for r in reviews]
     steps = {
         "replay (the reference)": lambda: [engine_report(doc) for doc in docs],
-        "params packed, detail kept": lambda: [
-            (compact.dumps(p["params"]), stored_detail(p["reason"], p["params"], p["detail"]))
-            for p in lines
-        ],
-        "params packed and read back": lambda: [compact.loads(compact.dumps(p["params"]))
-                                           for p in lines],
+        "lines packed, detail kept": lambda: [compact.dumps_lines(_lines(r)) for r in rounds],
+        "lines read back": lambda: [compact.loads_lines(text) for text in stored],
         "bytes compressed (upload)": lambda: [fields.compress(raw) for raw in raws],
         "bytes read into the document": lambda: [services._parse(fields.decompress(b))
                                                  for b in packed],
@@ -117,6 +114,14 @@ def _cost(n: int) -> None:
     )
     for name, seconds in spent.items():
         print(f"  {name:32s} {seconds * 1000:8.2f} ms  {seconds / reference:6.3f}× the replay")
+
+
+def _lines(payments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A round's reported lines as the verification packs them (analysis.services)."""
+    return [{"payer": p["payer"], "payee": p["payee"], "amount": p["amount"],
+             "reason": p["reason"], "params": p["params"],
+             "stored_detail": stored_detail(p["reason"], p["params"], p["detail"])}
+            for p in payments]  # fmt: skip
 
 
 def _best_of(repeat: int, step: Any) -> float:

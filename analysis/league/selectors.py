@@ -26,10 +26,10 @@ from django.utils.translation import gettext_lazy as _
 from analysis import books
 from analysis.league import ledger
 from analysis.models import (
+    NET_FROM,
     BookDay,
     BookMatch,
     MatchAcceptance,
-    Payment,
     PlayerRating,
     RatingStep,
     Season,
@@ -259,23 +259,27 @@ def placements(
 
 
 class _HeadToHead:
-    """Net between the players of a tie, from the payment lines of complete rounds."""
+    """Net between the players of a tie, from the payment lines of complete rounds (their
+    seat rows' money from each other seat)."""
 
     def __init__(self, results: list[MatchResult]) -> None:
-        self._flows: dict[tuple[int, int], int] = defaultdict(int)  # (payer, payee) -> points
+        # (player, other) -> points the player received from the other, less paid to them
+        self._net: dict[tuple[int, int], int] = defaultdict(int)
         seats = {r.match_id: r.seat_players for r in results}
-        lines = (
-            Payment.objects.filter(_complete_rounds(seats))
-            .values("round__match_id", "payer", "payee")
-            .annotate(total=Sum("amount"))
-        )
-        for line in lines:
-            players = seats[line["round__match_id"]]
-            self._flows[players[line["payer"]], players[line["payee"]]] += line["total"]
+        sums = {f"s_{column}": Sum(column) for column in NET_FROM}
+        for match_id, seat, *nets in (
+            SeatResult.objects.filter(_complete_rounds(seats))
+            .values("round__match_id", "seat")
+            .annotate(**sums)
+            .values_list("round__match_id", "seat", *sums)
+        ):
+            players = seats[match_id]
+            for other, amount in enumerate(nets):
+                if other != seat and amount:
+                    self._net[players[seat], players[other]] += amount
 
     def net(self, player: int, group: Iterable[int]) -> int:
-        others = [p for p in group if p != player]
-        return sum(self._flows[o, player] - self._flows[player, o] for o in others)
+        return sum(self._net[player, o] for o in group if o != player)
 
 
 def compute_rows(season: Season, results: list[MatchResult], handles: dict[int, str]) -> list[Row]:

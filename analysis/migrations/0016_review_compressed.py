@@ -52,7 +52,7 @@ class Migration(migrations.Migration):
     atomic = False
 
     dependencies = [
-        ("analysis", "0014_compact_params_no_report"),
+        ("analysis", "0015_payment_lines_per_round"),
     ]
 
     operations = [

@@ -33,8 +33,8 @@ from django.db.models.lookups import Lookup
 from django.utils import timezone
 
 from analysis.models import (
+    NET_FROM,
     PairDay,
-    Payment,
     PlayerDay,
     PlayerDayPattern,
     PlayerMatch,
@@ -42,7 +42,7 @@ from analysis.models import (
     Verification,
 )
 from analysis.stats import figures
-from records.models import DEFAULT_TIME_ZONE, Club, Match, Round, Seat
+from records.models import DEFAULT_TIME_ZONE, Club, Match, Seat
 
 _KEY = ("player_id", "day", "ruleset_name", "legal")
 _REVIEW_FIELDS = ("reviewed_discards", "best_discards", "ukeire_lost")
@@ -279,32 +279,20 @@ def _add_statement(time_zone: str) -> tuple[str, tuple[int, ...], tuple[Any, ...
     source, source_params = (
         rows.annotate(round_index=F("round__index"))
         .values("club_id", "match_id", "round_id", "round_index", "delta", "won",
-                "played_at", *_KEY)
+                "played_at", *NET_FROM, *_KEY)
         .order_by()
         .query.sql_with_params()
     )  # fmt: skip
     key = "r.player_id, r.day, r.ruleset_name, r.legal"
-    # the money between two seats of a round: the matches' payment lines read once and
-    # summed per (round, player, other player) from both sides, then joined by equality.
-    # By round: per pair, the planner may pick the players' indexes, O(their history);
-    # through the seat rows' CTE, whose size it cannot know, it scanned every payment
-    # line of the club. And not as a lateral sum over the lines: a CTE has no index, so
-    # each seat row and other player read all of the batch's lines, O(batch²) — 30 ms of
-    # a batch of 8 matches' 38.
-    net = (
-        f"SELECT p.round_id, v.me, v.other, sum(v.amount) AS amount"
-        f" FROM {table(Round)} AS rr JOIN {table(Payment)} AS p ON p.round_id = rr.id"
-        f" CROSS JOIN LATERAL (VALUES (p.payee_player_id, p.payer_player_id, p.amount),"
-        f" (p.payer_player_id, p.payee_player_id, -p.amount)) AS v (me, other, amount)"
-        f" WHERE rr.match_id = ANY(%s) GROUP BY p.round_id, v.me, v.other"
-    )
+    # the money between two seats of a round is on the seat row itself (net_from_*, by the
+    # other's seat): no read of the rounds' lines, each seat row joined to its match's
+    # three other seats
+    net = " ".join(f"WHEN {seat} THEN r.{column}" for seat, column in enumerate(NET_FROM))
     parts.append((
         f"INSERT INTO {table(PairDay)} (club_id, player_id, day, ruleset_name, legal, other_id,"
         f" rounds, net) SELECT r.club_id, {key}, s.player_id, count(*),"
-        f" COALESCE(sum(m.amount), 0) FROM r JOIN {table(Seat)} AS s"
+        f" sum(CASE s.seat {net} END) FROM r JOIN {table(Seat)} AS s"
         f" ON s.match_id = r.match_id AND s.player_id <> r.player_id"
-        f" LEFT JOIN net AS m ON m.round_id = r.round_id AND m.me = r.player_id"
-        f" AND m.other = s.player_id"
         f" GROUP BY r.club_id, {key}, s.player_id ORDER BY {key}, s.player_id"
         f" ON CONFLICT (player_id, day, ruleset_name, legal, other_id) DO UPDATE SET"
         f" rounds = {table(PairDay)}.rounds + excluded.rounds,"
@@ -331,10 +319,10 @@ def _add_statement(time_zone: str) -> tuple[str, tuple[int, ...], tuple[Any, ...
         (),
     ))
     *writes, last = parts
-    sql = f"WITH r AS MATERIALIZED ({source}), net AS MATERIALIZED ({net}), " + ", ".join(
+    sql = f"WITH r AS MATERIALIZED ({source}), " + ", ".join(
         f"w{i} AS ({part})" for i, (part, _) in enumerate(writes)
     ) + f" {last[0]}"
-    params = (*source_params, _MATCHES, *(p for _, ps in writes for p in ps), *last[1])
+    params = (*source_params, *(p for _, ps in writes for p in ps), *last[1])
     positions = tuple(i for i, p in enumerate(params) if p is _MATCHES)
     assert positions, "the match ids are a parameter"
     return sql, positions, params
@@ -430,24 +418,27 @@ def _pairs(rows: QuerySet[SeatResult]) -> list[PairDay]:
     """Rounds together and money between each seated pair, per match, summed per key.
 
     Seats are fixed for a match, so a player's counted rounds of a match are the rounds
-    they sat with each of its three other players; the money is the payment lines of
-    those rounds between the two, summed per (payee, payer) in SQL."""
+    they sat with each of its three other players; the money is their seat rows' money
+    from each other seat (``net_from_*``), summed per match in SQL."""
     counted = list(rows.values("club_id", "match_id", *_KEY).annotate(n=Count("round")).order_by())
     matches = rows.values("match_id")
     seated: dict[int, list[int]] = defaultdict(list)
-    for match_id, player_id in Seat.objects.filter(match_id__in=matches).values_list(
-        "match_id", "player_id"
+    seat_players: dict[tuple[int, int], int] = {}
+    for match_id, seat, player_id in Seat.objects.filter(match_id__in=matches).values_list(
+        "match_id", "seat", "player_id"
     ):
         seated[match_id].append(player_id)
-    money: dict[tuple[int, int, int], int] = defaultdict(int)
-    for side, counterpart, sign in (("payee", "payer", 1), ("payer", "payee", -1)):
-        for g in (
-            rows.filter(**{f"round__payments__{side}_player_id": F("player_id")})
-            .values("match_id", "player_id", other=F(f"round__payments__{counterpart}_player_id"))
-            .annotate(s=Sum("round__payments__amount"))
-            .order_by()
-        ):
-            money[g["match_id"], g["player_id"], g["other"]] += sign * g["s"]
+        seat_players[match_id, seat] = player_id
+    money: dict[tuple[int, int, int], int] = {}
+    sums = {f"s_{column}": Sum(column) for column in NET_FROM}
+    for match_id, player_id, *nets in (
+        rows.values("match_id", "player_id").annotate(**sums)
+        .values_list("match_id", "player_id", *sums).order_by()
+    ):  # fmt: skip
+        for seat, amount in enumerate(nets):
+            other = seat_players.get((match_id, seat))
+            if other is not None:
+                money[match_id, player_id, other] = amount
     pairs: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0, 0])
     for g in counted:
         for other in seated[g["match_id"]]:

@@ -29,8 +29,8 @@ from django.db.models.functions import TruncMonth, TruncWeek
 from django.utils import timezone
 
 from analysis.models import (
+    NET_FROM,
     PairDay,
-    Payment,
     PlayerDay,
     PlayerDayPattern,
     PlayerMatch,
@@ -331,35 +331,29 @@ def player_stats(
 
 def head_to_head(rows: QuerySet[SeatResult], player: Player) -> list[dict[str, Any]]:
     """Per co-player: rounds together, and what they paid the player minus the reverse."""
-    rounds = rows.values("round_id")
     # seats are fixed for a match: rounds together are the player's counted rounds of
-    # each match the co-player sat in (a few rows a match, not four a round)
-    per_match = dict(
-        rows.values_list("match_id").annotate(n=Count("round")).values_list("match_id", "n")
-    )
-    together: dict[tuple[int, str], int] = {}
+    # each match the co-player sat in (a few rows a match, not four a round), and the
+    # money between them the player's rows' money from the co-player's seat
+    per_match = {
+        match_id: (n, nets)
+        for match_id, n, *nets in rows.values_list("match_id")
+        .annotate(n=Count("round"), **{f"s_{c}": Sum(c) for c in NET_FROM})
+        .values_list("match_id", "n", *(f"s_{c}" for c in NET_FROM))
+    }
+    together: dict[tuple[int, str], list[int]] = {}
     seats = (
         Seat.objects.filter(match_id__in=list(per_match))
         .exclude(player=player)
-        .values_list("match_id", "player_id", "player__handle")
+        .values_list("match_id", "seat", "player_id", "player__handle")
     )
-    for match_id, pk, handle in seats:
-        together[pk, handle] = together.get((pk, handle), 0) + per_match[match_id]
-    received = dict(
-        Payment.objects.filter(round_id__in=rounds, payee_player=player)
-        .values_list("payer_player_id")
-        .annotate(s=Sum("amount"))
-        .values_list("payer_player_id", "s")
-    )
-    paid = dict(
-        Payment.objects.filter(round_id__in=rounds, payer_player=player)
-        .values_list("payee_player_id")
-        .annotate(s=Sum("amount"))
-        .values_list("payee_player_id", "s")
-    )
+    for match_id, seat, pk, handle in seats:
+        n, nets = per_match[match_id]
+        pair = together.setdefault((pk, handle), [0, 0])
+        pair[0] += n
+        pair[1] += nets[seat]
     table = [
-        {"player": pk, "handle": handle, "rounds": n, "net": received.get(pk, 0) - paid.get(pk, 0)}
-        for (pk, handle), n in together.items()
+        {"player": pk, "handle": handle, "rounds": n, "net": net}
+        for (pk, handle), (n, net) in together.items()
     ]
     return sorted(table, key=lambda r: (-r["rounds"], r["handle"]))
 

@@ -116,13 +116,13 @@ def test_reverify_puts_the_match_back_through_the_queue(
 def test_deleting_a_match_deletes_its_results(
     club: Any, cast: Any, api_client: Any, verified_upload: Any
 ) -> None:
-    from analysis.models import Payment, SeatResult, Verification
+    from analysis.models import RoundSettlement, SeatResult, Verification
 
     match_id = verified_upload(simulated(24, rounds=1))["id"]
     response = api_client(cast["adam"]).delete(f"/api/v1/clubs/{club.pk}/matches/{match_id}/")
     assert response.status_code == 204
     assert not Verification.objects.exists() and not SeatResult.objects.exists()
-    assert not Payment.objects.exists()
+    assert not RoundSettlement.objects.exists()  # and the payment lines in them
 
 
 def test_reads_take_a_bounded_number_of_queries(

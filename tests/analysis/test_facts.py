@@ -26,3 +26,20 @@ def test_the_decomposition_sums_to_the_delta_with_penalties_and_payments_into_th
                     assert parts == result["deltas"][seat]
                 assert sum(result["deltas"]) == -result.get("pot", 0)
     assert seen_pot and seen_penalty
+
+
+def test_the_money_between_two_seats_of_a_round_is_the_sum_of_its_lines_between_them() -> None:
+    for rules in ("chengdu", POT_RULES):
+        for seed in range(3):
+            for report in verify_document(simulate_match(seed, 4, rules)).rounds:
+                result = report.to_json()
+                rows = round_facts(result, None, 0)
+                for seat, other in ((a, b) for a in range(4) for b in range(4)):
+                    received = sum(p["amount"] for p in result["payments"]
+                                   if (p["payer"], p["payee"]) == (other, seat))
+                    paid = sum(p["amount"] for p in result["payments"]
+                               if (p["payer"], p["payee"]) == (seat, other))
+                    assert rows[seat][f"net_from_{other}"] == received - paid
+                    assert rows[seat][f"net_from_{other}"] == -rows[other][f"net_from_{seat}"]
+                # the pot's lines are no seat's: what the seats pay it is left out
+                assert sum(rows[s][f"net_from_{o}"] for s in range(4) for o in range(4)) == 0

@@ -14,6 +14,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from analysis.models import payments_of
 from records.models import Match
 from tests.records.documents import DATA, dumps, illegal_document, make_document
 
@@ -78,7 +79,7 @@ def test_the_upload_form_verifies_and_shows_the_settlement(
     assert response["Location"] == f"/clubs/{club.pk}/matches/{match.pk}/"
     page = member.get(response["Location"]).content.decode()
     assert "verified" in page and "Legal" in page
-    payments = [p for r in match.rounds.all() for p in r.payments.all()]
+    payments = [p for r in match.rounds.all() for p in payments_of(r)]
     for payment in payments:
         assert f"<strong>{payment.amount}</strong>" in page and payment.reason in page
     assert page.count('<li class="payment">') == len(payments)
@@ -92,7 +93,8 @@ NAMES = {0: "alice", 1: "bob", 2: "carol", 3: "dave"}
 def _payment(reason: str, params: dict[str, Any]) -> Any:
     from analysis.models import Payment
 
-    return Payment(reason=reason, params=params, detail="stored", payer=0, payee=2, amount=2)
+    return Payment(reason=reason, params=params, stored_detail="stored", payer=0, payee=2,
+                   amount=2)
 
 
 def test_settlement_sentences_name_the_players_and_never_a_seat_number_in_both_languages(
@@ -132,19 +134,31 @@ def test_english_settlement_sentences_are_the_engine_lines_with_names_for_seats(
                     assert made == describe(p.reason, p.params, NAMES.__getitem__)
 
 
+def _rewrite_lines(match: Any, **change: Any) -> int:
+    """Every payment line of ``match`` stored again with ``change`` (as an older engine or
+    an older row left it); how many."""
+    from analysis import compact
+    from analysis.models import RoundSettlement
+
+    count = 0
+    for settlement in RoundSettlement.objects.filter(round__match=match):
+        lines = [{**p.to_line(), **change} for p in settlement.payments]
+        settlement.lines = compact.dumps_lines(lines)
+        settlement.save(update_fields=["lines"])
+        count += len(lines)
+    return count
+
+
 def test_the_match_page_words_payments_from_their_stored_data(
     member: Any, club: Any, upload: Any
 ) -> None:
     from analysis import services
-    from analysis.models import Payment
     from xuezhan.sim.simulate import simulate_match
 
     doc = simulate_match(31, 2)
     match = upload(doc)
     services.verify_match(match_id=match.pk)
-    payments = Payment.objects.filter(round__match=match)
-    assert payments.exists()
-    payments.update(stored_detail="stale English text")
+    assert _rewrite_lines(match, stored_detail="stale English text")
     page = member.get(f"/clubs/{club.pk}/matches/{match.pk}/").content.decode()
     assert "stale English text" not in page and "(seat " not in page
 
@@ -153,12 +167,11 @@ def test_a_payment_stored_without_params_shows_its_stored_line(
     member: Any, club: Any, upload: Any
 ) -> None:
     from analysis import services
-    from analysis.models import Payment
     from xuezhan.sim.simulate import simulate_match
 
     match = upload(simulate_match(31, 2))
     services.verify_match(match_id=match.pk)
-    Payment.objects.filter(round__match=match).update(params={}, stored_detail="the line as stored")
+    assert _rewrite_lines(match, params={}, stored_detail="the line as stored")
     page = member.get(f"/clubs/{club.pk}/matches/{match.pk}/").content.decode()
     assert "the line as stored" in page
 
@@ -436,7 +449,7 @@ def test_the_viewer_shows_the_settlement_line_by_line(member: Any, club: Any, up
     match = upload(doc)
     services.verify_match(match_id=match.pk)
     page = member.get(f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/").content.decode()
-    payments = list(match.rounds.get().payments.all())
+    payments = payments_of(match.rounds.get())
     assert payments and page.count('<li class="payment">') == len(payments)
     assert "Win robbing a kong (qiang gang)" in page
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import xuezhan
 from analysis import leases, services
-from analysis.models import Payment, RoundSettlement, SeatResult, Verification, Violation
+from analysis.models import NET_FROM, RoundSettlement, SeatResult, Verification, Violation
 from records.models import Match
 from tests.records.documents import illegal_document, make_document, simulated
 
@@ -31,12 +31,12 @@ def snapshot(match: Match) -> dict[str, Any]:
             .order_by("round__index")
             .values_list("round__index", "incomplete", "next_dealer", "deltas")
         ),
-        "payments": list(
-            Payment.objects.filter(round__match=match)
-            .order_by("round__index", "ordinal")
-            .values_list("round__index", "payer", "payee", "amount", "reason", "stored_detail",
-                         "params")
-        ),
+        "payments": [
+            (s.round.index, p.payer, p.payee, p.amount, p.reason, p.stored_detail, p.params)
+            for s in RoundSettlement.objects.filter(round__match=match)
+            .select_related("round").order_by("round__index")
+            for p in s.payments
+        ],
         "seats": list(
             SeatResult.objects.filter(round__match=match)
             .order_by("round__index", "seat")
@@ -66,6 +66,14 @@ def test_a_legal_match_is_verified_with_its_settlement(upload: Any) -> None:
     for round_index, seat, handle, _won, delta, _fan in facts["seats"]:
         assert handle == doc["players"][seat]
         assert delta == report["rounds"][round_index]["seats"][seat]["delta"]
+    # the money between seats, on the seat rows: the sum of the stored lines between them
+    for row in SeatResult.objects.filter(round__match=match).select_related("round__settlement"):
+        lines = row.round.settlement.payments
+        assert [getattr(row, column) for column in NET_FROM] == [
+            sum(p.amount for p in lines if (p.payer, p.payee) == (other, row.seat))
+            - sum(p.amount for p in lines if (p.payer, p.payee) == (row.seat, other))
+            for other in range(4)
+        ]
     assert sum(sum(s[3]) for s in facts["settlements"]) == 0  # money is conserved
 
 
@@ -75,8 +83,9 @@ def test_each_payment_is_stored_with_its_reason_params(upload: Any) -> None:
     from xuezhan.replay import verify_document
 
     report = verify_document(doc).to_dict()
-    stored = [(p.reason, p.detail, p.params) for p in
-              Payment.objects.filter(round__match=match).order_by("round__index", "ordinal")]
+    stored = [(p.reason, p.detail, p.params) for s in
+              RoundSettlement.objects.filter(round__match=match).order_by("round__index")
+              for p in s.payments]
     assert stored == [
         (p["reason"], p["detail"], p["params"]) for r in report["rounds"] for p in r["payments"]
     ]

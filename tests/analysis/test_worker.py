@@ -208,13 +208,14 @@ def expected_facts(docs: list[Any]) -> tuple[int, int]:
 
 
 def assert_verified_exactly_once(ids: list[int], docs: list[Any]) -> None:
-    from analysis.models import Payment, SeatResult, Verification
+    from analysis.models import RoundSettlement, SeatResult, Verification
 
     assert statuses(ids) == {"verified": len(ids)}
     assert Verification.objects.filter(match_id__in=ids).count() == len(ids)
     seats, payments = expected_facts(docs)
     assert SeatResult.objects.filter(round__match_id__in=ids).count() == seats
-    assert Payment.objects.filter(round__match_id__in=ids).count() == payments
+    settlements = RoundSettlement.objects.filter(round__match_id__in=ids)
+    assert sum(len(s.payments) for s in settlements) == payments
 
 
 def simulated(count: int) -> list[Any]:

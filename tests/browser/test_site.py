@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from analysis.models import payments_of
 from tests.records.documents import DATA, dumps, illegal_document, make_document
 
 pytestmark = pytest.mark.browser
@@ -121,7 +122,7 @@ def test_a_link_with_a_step_opens_at_that_step(visit: Any, club: Any, verified: 
 
 def test_the_end_of_a_round_shows_the_settlement(visit: Any, club: Any, verified: Any) -> None:
     match = verified(json.loads((DATA / "rob_kong_chengdu.json").read_text()))
-    payments = list(match.rounds.get().payments.all())
+    payments = payments_of(match.rounds.get())
     page = visit("mia", f"/clubs/{club.pk}/matches/{match.pk}/rounds/1/")
     assert page.locator("#settlement").is_hidden()
     page.locator("#next-win").click()

@@ -30,7 +30,7 @@ from analysis.league.corrections import ruleset_name, wind
 from analysis.league.nights import selectors as nights
 from analysis.league.services import LeagueError
 from analysis.league.sheets import checks, services
-from analysis.models import Night, Payment
+from analysis.models import Night, payments_of
 from analysis.tasks import verify_match
 from records.access import member_or_404
 from records.errors import DocumentError
@@ -265,7 +265,7 @@ def sheet_round(request: HttpRequest, club_id: int, match_id: int, number: int
     round_doc = rounds[number - 1]
     row = Round.objects.filter(match=match, index=number - 1).select_related(
         "settlement").first()
-    payments = Payment.objects.filter(round=row).order_by("ordinal") if row else []
+    payments = payments_of(row) if row else []
     seat_names = dict(enumerate(names))
     return render(request, "league/sheet_round.html", {
         "club": membership.club, "match": match, "number": number, "count": len(rounds),

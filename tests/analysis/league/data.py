@@ -13,8 +13,9 @@ from datetime import UTC, datetime
 from itertools import count
 from typing import Any
 
-from analysis import books
-from analysis.models import Payment, RoundSettlement, SeatResult, Verification
+from analysis import books, compact
+from analysis.facts import net_from_seats
+from analysis.models import RoundSettlement, SeatResult, Verification
 from records.models import Club, Match, Player, Round, Seat, store_ruleset
 from xuezhan.rules import Rules
 
@@ -63,17 +64,16 @@ def settled_match(
         for payer, payee, amount, _ in lines:
             deltas[payer] -= amount
             deltas[payee] += amount
+        payments = [{"payer": a, "payee": b, "amount": n, "reason": "win"} for a, b, n, _ in lines]
         RoundSettlement.objects.create(
-            round=round_, incomplete=index in incomplete, next_dealer=0, deltas=deltas
-        )
-        Payment.objects.bulk_create(
-            Payment(round=round_, ordinal=i, payer=a, payee=b, amount=n, reason="win")
-            for i, (a, b, n, _) in enumerate(lines)
+            round=round_, incomplete=index in incomplete, next_dealer=0, deltas=deltas,
+            lines=compact.dumps_lines(payments),
         )
         dealt_in = {b: a for a, b, _, d in lines if d}
         winners = {b for _, b, _, _ in lines}
         SeatResult.objects.bulk_create(
-            _seat_result(round_, seat, players[seat], deltas[seat], seat in winners, dealt_in)
+            _seat_result(round_, seat, players[seat], deltas[seat], seat in winners, dealt_in,
+                         net_from_seats(seat, payments))
             for seat in range(4)
         )
         if index not in incomplete:
@@ -91,7 +91,8 @@ def settled_match(
 
 
 def _seat_result(
-    round_: Round, seat: int, player: Player, delta: int, won: bool, dealt_in: dict[int, int]
+    round_: Round, seat: int, player: Player, delta: int, won: bool, dealt_in: dict[int, int],
+    nets: dict[str, int],
 ) -> SeatResult:
     return SeatResult(
         round=round_,
@@ -108,4 +109,5 @@ def _seat_result(
         ting_received=0,
         refunded=0,
         transferred=0,
+        **nets,
     )

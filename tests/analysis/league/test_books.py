@@ -180,7 +180,6 @@ def _loaded_rows(club: Club) -> dict[str, list[tuple[Any, ...]]]:
     matches by source id, players by handle, rounds by (source id, index)."""
     from analysis.models import (
         PairDay,
-        Payment,
         PlayerDay,
         PlayerDayPattern,
         PlayerMatch,
@@ -201,9 +200,8 @@ def _loaded_rows(club: Club) -> dict[str, list[tuple[Any, ...]]]:
                          .values_list("pk", "match_id"))
     skip = {"id", "uploaded_at", "status_changed_at", "verified_at", "club", "uploaded_by",
             "lease_until", "lease_owner", "computed_at"}
-    mapped = {"match": source, "player": handle, "other": handle, "payer_player": handle,
-              "payee_player": handle, "round": rounds, "best_win_round": rounds,
-              "worst_loss_round": rounds,
+    mapped = {"match": source, "player": handle, "other": handle, "round": rounds,
+              "best_win_round": rounds, "worst_loss_round": rounds,
               "verification": {pk: source[m] for pk, m in verifications.items()}}
     tables: dict[str, Any] = {
         "match": Match.objects.filter(club=club), "seat": Seat.objects.filter(match__club=club),
@@ -211,7 +209,6 @@ def _loaded_rows(club: Club) -> dict[str, list[tuple[Any, ...]]]:
         "verification": Verification.objects.filter(match__club=club),
         "violation": Violation.objects.filter(verification__match__club=club),
         "settlement": RoundSettlement.objects.filter(round__match__club=club),
-        "payment": Payment.objects.filter(round__match__club=club),
         "seat_result": SeatResult.objects.filter(club=club),
         "player_day": PlayerDay.objects.filter(club=club),
         "player_day_pattern": PlayerDayPattern.objects.filter(club=club),
@@ -237,18 +234,18 @@ def _loaded_rows(club: Club) -> dict[str, list[tuple[Any, ...]]]:
 
 
 def _stored(club: Any) -> list[tuple[Any, ...]]:
-    """The match's stored bytes (records.fields) and its payment lines' stored params
-    (analysis.compact), by source match id, as the database holds them."""
+    """The match's stored bytes (records.fields) and its rounds' packed payment lines
+    (analysis.compact), by source match id and round, as the database holds them."""
     from django.db import connection
 
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT m.source_match_id, m.raw, p.ordinal, p.params FROM records_match m"
+            "SELECT m.source_match_id, m.raw, r.\"index\", s.lines FROM records_match m"
             " JOIN records_round r ON r.match_id = m.id"
-            " JOIN analysis_payment p ON p.round_id = r.id WHERE m.club_id = %s",
+            " JOIN analysis_roundsettlement s ON s.round_id = r.id WHERE m.club_id = %s",
             [club.pk],
         )
-        rows = [(m, bytes(raw), ordinal, params) for m, raw, ordinal, params in cursor]
+        rows = [(m, bytes(raw), index, lines) for m, raw, index, lines in cursor]
     assert rows and all(raw[:4] == b"\x28\xb5\x2f\xfd" for _, raw, _, _ in rows)
     return sorted(rows)
 
@@ -285,7 +282,7 @@ def test_a_bulk_load_writes_exactly_what_uploads_and_verification_write(
     assert one_by_one["rating_step"]
     for table, rows in one_by_one.items():
         assert bulk[table] == rows, table
-    # and as stored, not only as read: the bytes compressed, the params packed
+    # and as stored, not only as read: the bytes compressed, the lines packed
     assert _stored(club) == _stored(uploaded)
     load(64, "--bulk")
     assert _loaded_rows(club) == bulk
