@@ -196,8 +196,12 @@ class SeatResult(models.Model):
         Round, on_delete=models.CASCADE, related_name="seat_results", db_index=False
     )
     seat = models.PositiveSmallIntegerField()
+    # player, match and club are the round's match's, copied for the indexes: the database
+    # checks each row's round (and through it the match) and not those three again, which
+    # cost a third of a bulk load's commit (docs/scaling.md); Django still cascades them
     player = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="seat_results", db_index=False
+        Player, on_delete=models.CASCADE, related_name="seat_results", db_index=False,
+        db_constraint=False,
     )
     won = models.BooleanField()
     win_order = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -217,9 +221,12 @@ class SeatResult(models.Model):
 
     # Facts for statistics (docs/statistics.md): written with the rest by the verification,
     # and copied from the match so that a player's statistics read one table.
-    match = models.ForeignKey(Match, null=True, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(
+        Match, null=True, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
     club = models.ForeignKey(
-        "records.Club", null=True, on_delete=models.CASCADE, related_name="+", db_index=False
+        "records.Club", null=True, on_delete=models.CASCADE, related_name="+", db_index=False,
+        db_constraint=False,
     )
     played_at = models.DateTimeField(null=True, help_text="The match's played_at (or upload).")
     ruleset_name = models.CharField(max_length=64, default="")

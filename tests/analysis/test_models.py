@@ -69,3 +69,21 @@ def test_the_migration_keeps_every_row_keyed_by_ids_and_by_keys_again(uploaded: 
         migration.keyed_by_their_keys(loader.project_state(node).apps, editor)
     assert not any("id" in _columns(model._meta.db_table) for model in KEYED)
     assert {model: _rows(model) for model in KEYED} == before
+
+
+def test_a_seat_row_is_held_to_its_match_through_its_round_and_goes_with_it(
+    uploaded: Any,
+) -> None:
+    """The database checks a seat row's round, not the match, club and player copied from
+    it (a bulk load's commit checked each of them per row); Django still deletes the rows
+    with their match."""
+    from records.models import Match
+
+    match = Match.objects.get(pk=uploaded(simulate_match(4, 2)))
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(cursor, "analysis_seatresult")
+    checked = {c["foreign_key"][0] for c in constraints.values() if c["foreign_key"]}
+    assert checked == {"records_round"}
+    assert SeatResult.objects.filter(match=match).count() == 4 * 2
+    match.delete()
+    assert not SeatResult.objects.exists()
