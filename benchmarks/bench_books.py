@@ -31,7 +31,6 @@ import argparse
 import math
 import os
 import random
-import resource
 import statistics
 import subprocess
 import sys
@@ -163,6 +162,16 @@ def _load_simulated(size: int, user: Any, args: argparse.Namespace) -> Club:
     return club
 
 
+def _peak_rss_mb() -> float:
+    """This process's own peak resident memory: the high-water mark of its memory map
+    (``VmHWM``), not ``getrusage``'s ``ru_maxrss``, which Linux carries over an exec — the
+    serving process started by the loading one would report the loader's peak."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmHWM in /proc/self/status (not Linux?)")
+
+
 def _serve(args: argparse.Namespace) -> int:
     """Time every endpoint of each club (this process is the web process measured)."""
     user = get_user_model().objects.get(username="bench")
@@ -173,7 +182,7 @@ def _serve(args: argparse.Namespace) -> int:
     for size in args.sizes:
         _time_club(size, client, args, medians)
     # the web's own peak, before the references (main's summing held ~1.2 GB at 1M rounds)
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rss = _peak_rss_mb()
     verdict = "ok" if rss < RSS_GOAL_MB else "ABOVE GOAL"
     print(f"\nweb process peak RSS {rss:.0f} MB after the endpoints (goal < {RSS_GOAL_MB:.0f}: "
           f"{verdict})")
@@ -349,7 +358,7 @@ def _synthetic(args: argparse.Namespace) -> int:
     for name, by_size in medians.items():
         ratios = ", ".join(f"{s}: {by_size[s] / by_size[sizes[0]]:.2f}x" for s in sizes[1:])
         print(f"  p50 of {name} against {sizes[0]}: {ratios}")
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rss = _peak_rss_mb()
     print(f"\nprocess peak RSS {rss:.0f} MB; load average {_load()} at the end")
     return 0
 
