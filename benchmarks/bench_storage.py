@@ -39,7 +39,7 @@ django.setup()
 from django.db import connection  # noqa: E402
 
 from analysis import compact, services  # noqa: E402
-from analysis.models import Verification, engine_report, stored_detail  # noqa: E402
+from analysis.models import Verification, engine_report  # noqa: E402
 from records import fields  # noqa: E402
 from records.models import Match  # noqa: E402
 
@@ -91,20 +91,20 @@ def _cost(n: int) -> None:
     reports = [engine_report(doc) for doc in docs]
     rounds = [r["payments"] for report in reports for r in report["rounds"]]
     lines = [p for r in rounds for p in r]
-    stored = [compact.dumps_lines(_lines(r)) for r in rounds]
+    stored_lines = [services._lines_text(r) for r in rounds]
     packed = [fields.compress(raw) for raw in raws]
     reviews = [r for r in Verification.objects.order_by("match_id").values_list(
         "review", flat=True)[:n] if r is not None]  # fmt: skip
-    stored = [fields.dump_json(r) for r in reviews]
+    stored_reviews = [fields.dump_json(r) for r in reviews]
     steps = {
         "replay (the reference)": lambda: [engine_report(doc) for doc in docs],
-        "lines packed, detail kept": lambda: [compact.dumps_lines(_lines(r)) for r in rounds],
-        "lines read back": lambda: [compact.loads_lines(text) for text in stored],
+        "lines packed, detail kept": lambda: [services._lines_text(r) for r in rounds],
+        "lines read back": lambda: [compact.loads_lines(text) for text in stored_lines],
         "bytes compressed (upload)": lambda: [fields.compress(raw) for raw in raws],
         "bytes read into the document": lambda: [services._parse(fields.decompress(b))
                                                  for b in packed],
         "review compressed (its store)": lambda: [fields.dump_json(r) for r in reviews],
-        "review read back": lambda: [fields.load_json(b) for b in stored],
+        "review read back": lambda: [fields.load_json(b) for b in stored_reviews],
     }  # fmt: skip
     spent = {name: _best_of(3, step) / len(raws) for name, step in steps.items()}
     reference = spent["replay (the reference)"]
@@ -114,14 +114,6 @@ def _cost(n: int) -> None:
     )
     for name, seconds in spent.items():
         print(f"  {name:32s} {seconds * 1000:8.2f} ms  {seconds / reference:6.3f}× the replay")
-
-
-def _lines(payments: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A round's reported lines as the verification packs them (analysis.services)."""
-    return [{"payer": p["payer"], "payee": p["payee"], "amount": p["amount"],
-             "reason": p["reason"], "params": p["params"],
-             "stored_detail": stored_detail(p["reason"], p["params"], p["detail"])}
-            for p in payments]  # fmt: skip
 
 
 def _best_of(repeat: int, step: Any) -> float:
